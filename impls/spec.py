@@ -1,0 +1,60 @@
+"""What a kernel module declares so the certifier can check it against its law.
+
+Each ``impls/<name>.py`` ends with ``KERNEL = KernelSpec(...)``. The certifier
+(``verify/certify.py``) runs ``cases`` through ``run``, compares with ``oracle`` and
+divides the error by ``bound`` componentwise; ``planted`` variants must fail.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+
+def backend() -> str:
+    """``gpu`` when CUDA is usable and the interpreter is not forced, else
+    ``triton-interpreter``. Set before triton is imported (``TRITON_INTERPRET``)."""
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        return "triton-interpreter"
+    try:
+        import torch
+        if torch.cuda.is_available():
+            return "gpu"
+    except ImportError:
+        pass
+    return "triton-interpreter"
+
+
+def device() -> str:
+    return "cuda" if backend() == "gpu" else "cpu"
+
+
+@dataclass
+class Case:
+    """One certification input."""
+
+    name: str                          # e.g. "rows=3 n=257 masked-row"
+    inputs: Mapping[str, Any]          # tensors in float64 (master copies) and ints
+    params: Mapping[str, Any] = field(default_factory=dict)  # k, causal, eps, ...
+
+
+@dataclass
+class KernelSpec:
+    """A kernel bound to its laws, with everything certification needs."""
+
+    name: str                                     # module name in impls/
+    laws: tuple[str, ...]                         # law ids whose truth licenses it
+    summary: str                                  # what it computes, one line
+    combine: Callable | None                      # the combine it shares with its law
+    dtypes: tuple[str, ...]                       # input dtypes it supports
+    run: Callable[[Case, str], dict]              # (case, dtype) -> outputs (torch)
+    oracle: Callable[[Case], dict]                # exact outputs (float64 or better)
+    bound: Callable[[Case, str, dict], dict]      # (case, dtype, outputs) -> bound per output
+    cases: Callable[[int, str], Iterable[Case]]   # (seed, backend) -> cases
+    algorithm: Callable[[str], dict]              # backend -> block sizes, reduction tree
+    precision: Callable[[str], dict]              # dtype -> {"in","accumulate","out", "input_precision"?}
+    exact_outputs: tuple[str, ...] = ()           # outputs compared exactly (indices, ...)
+    planted: Mapping[str, Callable[[Case, str], dict]] = field(default_factory=dict)
+    reference: Callable[[Case, str], dict] | None = None  # torch formulation (bench, naive)
+    bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/bench.py
+    sources: tuple[str, ...] = ()                 # extra files whose hash the certificate records

@@ -1,0 +1,17 @@
+"""Test setup: Triton's interpreter unless a GPU is present, hypothesis profiles."""
+import os
+
+try:
+    import torch
+    _has_cuda = torch.cuda.is_available()
+except ImportError:  # pragma: no cover
+    _has_cuda = False
+if not _has_cuda:
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")

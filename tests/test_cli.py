@@ -1,0 +1,64 @@
+"""The command line contract: exit statuses, one JSON document, one-line errors."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "verify", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_law_json_is_one_document():
+    p = run("law", "online_softmax.associative", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    for key in ("id", "property", "expect", "verdict", "ok", "bound", "method",
+                "counterexample", "floats", "seconds"):
+        assert key in doc
+    assert doc["verdict"] == "proved" and doc["floats"]["float32"]["exact"] is False
+
+
+def test_law_readable_shows_both_sides_of_the_counterexample():
+    p = run("law", "mean.of_means")
+    assert p.returncode == 0
+    assert "lhs =" in p.stdout and "rhs =" in p.stdout and "x1 =" in p.stdout
+
+
+def test_laws_for_one_property_json():
+    p = run("laws", "--property", "associativity", "--json", "--no-floats", "--jobs", "2")
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = json.loads(p.stdout)
+    assert doc["summary"]["disagree"] == [] and doc["summary"]["total"] == len(doc["laws"])
+
+
+@pytest.mark.parametrize("args", [("law", "no.such_law"), ("frobnicate",), (),
+                                  ("laws", "--jobs", "0"), ("laws", "--property", "beauty"),
+                                  ("law",)])
+def test_bad_usage_is_one_line_and_status_2(args):
+    p = run(*args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_unknown_law_suggests_close_ids():
+    p = run("law", "online_softmax.associativ")
+    assert "did you mean online_softmax.associative" in p.stderr
+
+
+def test_list_json():
+    doc = json.loads(run("list", "--json").stdout)
+    assert any(r["id"] == "sum.associative" for r in doc["laws"])
+
+
+def test_papers_json():
+    p = run("papers", "--json")
+    doc = json.loads(p.stdout)
+    assert p.returncode == (0 if all(x["ok"] for x in doc["papers"]) else 1)
+    assert any(x["id"] == "milakov2018" for x in doc["papers"])

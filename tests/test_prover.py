@@ -1,0 +1,101 @@
+"""Verdict kinds, the replay rule, timeouts and stated preconditions."""
+import triton.language as tl
+
+import laws
+from laws.core import FAILS, SEARCH, Law, Property, Var
+from verify import oracle
+from verify.check import check_law
+from verify.prover import prove
+
+
+def _law(lhs, rhs, n=3, **kw):
+    return Law(id="t.case", property=Property.ASSOCIATIVITY, statement="test",
+               licenses="test", vars=tuple(Var(v) for v in "abc"[:n]), lhs=lhs, rhs=rhs, **kw)
+
+
+def test_proved():
+    r = check_law(laws.REGISTRY["online_softmax.associative"], floats=False)
+    assert r["verdict"] == "proved" and r["ok"]
+    assert "exp encoding" in r["method"]
+
+
+def test_proved_bounded_states_its_bound():
+    r = check_law(laws.REGISTRY["topk_merge.merge"], floats=False)
+    assert r["verdict"] == "proved-bounded" and "k ≤ 4" in r["bound"]
+
+
+def test_refuted_counterexample_replays_in_high_precision():
+    law = laws.REGISTRY["online_softmax.no_rescale"]
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "refuted" and r["ok"]
+    values = [tuple(v) for v in r["counterexample"]["bindings"].values()]
+    assert oracle.confirms(law, values)
+
+
+def test_spurious_model_of_the_exp_encoding_is_unknown_not_refuted():
+    # exp(x) ≥ 1 + x holds over ℝ, but the encoding only knows exp is positive and
+    # monotone, so z3 finds a model; the replay must reject it.
+    law = _law(lambda x: tl.maximum(tl.exp(x), 1 + x), lambda x: tl.exp(x), n=1)
+    proof = prove(law)
+    assert proof.status == "unknown"
+    assert "does not confirm" in proof.reason
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "tested" and r["cases"] > 0
+
+
+def test_timeout_is_unknown():
+    proof = prove(laws.REGISTRY["welford.associative"], timeout_ms=1)
+    assert proof.status == "unknown" and "timed out" in proof.reason
+
+
+def test_denominators_are_stated_preconditions():
+    law = _law(lambda a, b: (a * b) / b, lambda a, b: a, n=2)
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "proved"
+    assert r["assumptions"] == ["b ≠ 0"]
+
+
+def test_implied_denominator_is_not_listed():
+    law = Law(id="t.pos", property=Property.ASSOCIATIVITY, statement="t", licenses="t",
+              vars=(Var("a"), Var("b", (), "positive")),
+              lhs=lambda a, b: (a * b) / b, rhs=lambda a, b: a)
+    assert check_law(law, floats=False)["assumptions"] == []
+
+
+def test_refuted_law_expected_to_hold_disagrees():
+    r = check_law(_law(lambda a, b, c: (a - b) - c, lambda a, b, c: a - (b - c)), floats=False)
+    assert r["verdict"] == "refuted" and not r["ok"]
+
+
+def test_anti_law_that_holds_disagrees():
+    law = _law(lambda a, b, c: (a + b) + c, lambda a, b, c: a + (b + c), expect=FAILS)
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "proved" and not r["ok"]
+
+
+def test_searcher_gives_tested_with_case_count():
+    law = _law(lambda a, b: sorted([a, b])[0], lambda a, b: min(a, b), n=2, method=SEARCH,
+               reason="sorted is outside the vocabulary")
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "tested" and r["cases"] >= 50
+
+
+def test_searcher_refutes_and_shrinks():
+    law = _law(lambda a, b: sorted([a, b])[0], lambda a, b: max(a, b), n=2, method=SEARCH,
+               reason="sorted is outside the vocabulary")
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "refuted"
+    a, b = r["counterexample"]["bindings"].values()
+    assert a != b and abs(a) <= 2 and abs(b) <= 2
+
+
+def test_a_double_precision_artifact_is_never_a_counterexample():
+    # Both sides equal over ℝ; the left one is computed through a Python float.
+    law = _law(lambda a: float(a) * 3.0 / 3.0 + a * 0.1, lambda a: a + a * 0.1, n=1,
+               method=SEARCH, reason="float() is outside the vocabulary")
+    assert check_law(law, floats=False)["verdict"] == "tested"
+
+
+def test_malformed_law_is_error():
+    law = _law(lambda a, b: (a, b), lambda a, b: a, n=2)
+    assert check_law(law, floats=False)["verdict"] == "error"

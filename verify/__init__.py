@@ -1,0 +1,1 @@
+"""The checker: interpretations, prover, searcher, float verdicts, certification, CLI."""

@@ -1,0 +1,208 @@
+"""Float verdicts: does a law that holds over ℝ hold *exactly* in a float format?
+
+Both sides run under the torch interpretation on a batch of inputs already rounded to
+the format (so every input is exactly representable), with adversarial classes: wide
+dynamic range, a large offset plus small noise (cancellation), small integers, ties.
+``exact`` is ``True`` only when every compared case gave bit-identical values (so it is
+a tested claim, with its case count); a discrepancy is replayed alone before it is
+reported. Each side's accuracy against the mpmath oracle is also reported, which is
+where a combine that loses accuracy to cancellation shows.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import mpmath
+import numpy as np
+import torch
+
+from laws.core import Law, Var
+from . import oracle
+from .interp import make_torch
+from .z3interp import flatten, shape_like
+
+FORMATS = {
+    "float16": (torch.float16, 2.0 ** -11),
+    "bfloat16": (torch.bfloat16, 2.0 ** -8),
+    "float32": (torch.float32, 2.0 ** -24),
+    "float64": (torch.float64, 2.0 ** -53),
+}
+BATCH = 2048
+CANCEL = BATCH // 8      # rows of the cancellation class, first in the batch
+ORACLE_ROWS = 48         # rows compared with the oracle: half of them cancellation rows
+TORCH = make_torch()
+
+
+def _component(domain: str, n: int, dtype: torch.dtype, rng: np.random.Generator) -> np.ndarray:
+    fmax = float(torch.finfo(dtype).max)
+    top = min(20.0, math.log10(fmax) / 3)
+    kind = rng.integers(0, 5, size=n)
+    normal = rng.standard_normal(n)
+    out = np.where(kind == 0, normal * 10.0 ** rng.uniform(-3, 4, n),
+          np.where(kind == 1, rng.integers(-8, 9, n).astype(float),
+          np.where(kind == 2, 1e4 + normal,
+          np.where(kind == 3, np.sign(normal) * 10.0 ** rng.uniform(-top, top, n),
+                   normal))))
+    if domain == "positive":
+        out = np.abs(out) + 1e-3
+    elif domain == "nonneg":
+        out = np.abs(out)
+    elif domain == "integer":
+        out = np.round(np.clip(out, -1e6, 1e6))
+    elif domain == "natural":
+        out = np.round(np.abs(np.clip(out, -1e6, 1e6)))
+    elif domain == "unit":
+        out = rng.uniform(0, 1, n)
+    elif domain == "small":
+        out = rng.integers(0, 4, n).astype(float)
+    return out
+
+
+def _inputs(vars_: tuple[Var, ...], dtype: torch.dtype, rng: np.random.Generator):
+    """Per variable: law-shaped values whose scalars are batched tensors of ``dtype``."""
+    columns: list[np.ndarray] = []
+    domains: list[str] = []
+    for v in vars_:
+        for d in v.component_domains():
+            columns.append(_component(d, BATCH, dtype, rng))
+            domains.append(d)
+    # Cancellation: the first CANCEL rows share one large offset across every real
+    # component, plus unit noise (data with |mean| ≫ spread).
+    offset = np.sign(rng.standard_normal(CANCEL)) * 10.0 ** rng.uniform(2, 4, CANCEL)
+    for c, d in zip(columns, domains):
+        if d == "real":
+            c[:CANCEL] = offset + rng.standard_normal(CANCEL)
+    # Ties: in a tenth of the other rows, copy one component into another of the same
+    # domain.
+    for row in CANCEL + rng.choice(BATCH - CANCEL, size=BATCH // 10, replace=False):
+        i, j = rng.integers(0, len(columns), 2)
+        if domains[i] == domains[j]:
+            columns[j][row] = columns[i][row]
+    tensors = [torch.tensor(c, dtype=torch.float64).to(dtype) for c in columns]
+    values, k = [], 0
+    for v in vars_:
+        size = len(v.component_domains())
+        values.append(shape_like(v, tensors[k:k + size]))
+        k += size
+    return values, tensors
+
+
+def _as_batch(x: Any, dtype: torch.dtype) -> torch.Tensor:
+    if isinstance(x, torch.Tensor):
+        return x.to(dtype).expand(BATCH) if x.dim() == 0 else x.to(dtype)
+    return torch.full((BATCH,), float(x), dtype=dtype)
+
+
+def _row(values: list[Any], vars_: tuple[Var, ...], i: int) -> list[Any]:
+    out = []
+    for v, val in zip(vars_, values):
+        comps = [float(c[i]) for c in flatten(val)]
+        out.append(shape_like(v, comps))
+    return out
+
+
+def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
+                  seed: int = 0) -> dict:
+    """Exactness of ``law`` in one float format, with the evidence."""
+    dtype, u = FORMATS[fmt]
+    rng = np.random.default_rng(seed)
+    vars_ = law.vars_for(instance)
+    values, _ = _inputs(vars_, dtype, rng)
+    lhs_fn, rhs_fn = TORCH.rebind(law.lhs), TORCH.rebind(law.rhs)
+    with torch.no_grad():
+        lhs = [_as_batch(x, dtype) for x in flatten(lhs_fn(*values, **instance))]
+        rhs = [_as_batch(x, dtype) for x in flatten(rhs_fn(*values, **instance))]
+        valid = torch.ones(BATCH, dtype=torch.bool)
+        if law.pre is not None:
+            with torch.no_grad():
+                big = [shape_like(v, [c.to(torch.float64) for c in flatten(x)])
+                       for v, x in zip(vars_, values)]
+                for cond in flatten(TORCH.rebind(law.pre)(*big, **instance)):
+                    if isinstance(cond, torch.Tensor):
+                        valid &= cond.to(torch.bool)
+                    elif not cond:
+                        valid &= False
+    same = torch.ones(BATCH, dtype=torch.bool)
+    for a, b in zip(lhs, rhs):
+        same &= (a == b) | (torch.isnan(a) & torch.isnan(b))
+    compared = int(valid.sum())
+    bad = (~same) & valid
+    result: dict[str, Any] = {"exact": None, "cases": compared, "counterexample": None}
+    if compared == 0:
+        result["note"] = "no generated case met the preconditions"
+        return result
+    result["exact"] = not bool(bad.any())
+    if bad.any():
+        i = int(torch.nonzero(bad)[0])
+        row = _row(values, vars_, i)
+        result["counterexample"] = _replay(law, row, vars_, fmt, instance)
+        if result["counterexample"] is None:  # the batch and the replay disagree
+            result["exact"] = None
+            result["note"] = "a batched discrepancy did not replay alone"
+    result.update(_accuracy(law, values, lhs, rhs, valid, vars_, u, instance))
+    return result
+
+
+def _replay(law: Law, row: list[Any], vars_, fmt: str, instance) -> dict | None:
+    dtype, _ = FORMATS[fmt]
+    scalars = [shape_like(v, [torch.tensor(c, dtype=dtype) for c in flatten(x)])
+               for v, x in zip(vars_, row)]
+    l = [float(x) for x in flatten(TORCH.rebind(law.lhs)(*scalars, **instance))]
+    r = [float(x) for x in flatten(TORCH.rebind(law.rhs)(*scalars, **instance))]
+    if all(a == b or (a != a and b != b) for a, b in zip(l, r)):
+        return None
+    return {"bindings": {v.name: oracle.plain(x) for v, x in zip(vars_, row)},
+            "lhs": oracle.plain(l if len(l) > 1 else l[0]),
+            "rhs": oracle.plain(r if len(r) > 1 else r[0])}
+
+
+def _accuracy(law, values, lhs, rhs, valid, vars_, u, instance) -> dict:
+    """Worst relative error of each side against the oracle on a sample of rows."""
+    valid_rows = torch.nonzero(valid).flatten()
+    half = ORACLE_ROWS // 2
+    rows = (valid_rows[valid_rows < CANCEL][:half].tolist()
+            + valid_rows[valid_rows >= CANCEL][:ORACLE_ROWS - half].tolist())
+    worst_l = worst_r = 0.0
+    with mpmath.workprec(oracle.PREC):
+        for i in rows:
+            row = _row(values, vars_, i)
+            try:
+                exact = flatten(oracle.MP.rebind(law.rhs)(*oracle.to_mp(row), **instance))
+            except (ZeroDivisionError, ValueError):
+                continue
+            for k, e in enumerate(exact):
+                if isinstance(e, bool) or not mpmath.isfinite(e):
+                    continue
+                scale = max(abs(e), mpmath.mpf(2) ** -1000)
+                for side, worst in ((lhs, "l"), (rhs, "r")):
+                    got = float(side[k][i])
+                    if not math.isfinite(got):
+                        err = math.inf
+                    else:
+                        err = float(abs(mpmath.mpf(got) - e) / scale)
+                    if worst == "l":
+                        worst_l = max(worst_l, err)
+                    else:
+                        worst_r = max(worst_r, err)
+    return {"max_relative_error": {"lhs": _finite(worst_l), "rhs": _finite(worst_r)},
+            "max_relative_error_in_u": {"lhs": _finite(worst_l / u), "rhs": _finite(worst_r / u)},
+            "oracle_rows": len(rows)}
+
+
+def _finite(x: float):
+    return x if math.isfinite(x) else "inf"
+
+
+def float_verdicts(law: Law, formats=tuple(FORMATS), seed: int = 0) -> dict:
+    """All formats, at the law's last (largest) instance."""
+    instance = law.instances[-1]
+    out = {}
+    for fmt in formats:
+        try:
+            with np.errstate(all="ignore"):  # overflow in a format is a finding, not noise
+                out[fmt] = float_verdict(law, fmt, instance, seed)
+        except Exception as exc:  # an interpretation that cannot run this law
+            out[fmt] = {"exact": None, "cases": 0, "counterexample": None,
+                        "note": f"not evaluated: {type(exc).__name__}: {exc}"}
+    return out

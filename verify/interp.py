@@ -1,0 +1,331 @@
+"""Run one Python function under several interpretations.
+
+A law side or a combine is ordinary Python over a small vocabulary (``tl.maximum``,
+``tl.exp``, ``tl.where``, ``math.*``, ``max``/``min``/``abs``, arithmetic, tuples). A
+``@triton.jit`` function is accepted as-is: its ``.fn`` is plain Python. ``rebind``
+copies a function with those global names pointing at another interpretation's
+namespace, recursively for the project functions it calls (through globals and
+closures), so the code that runs is the code that was written.
+
+Float literals are replaced by each interpretation's exact number (the decimal the
+literal spells), so arithmetic between literals happens in the interpretation. One
+limit: Python folds constant expressions such as ``1.0 / 3.0`` when it compiles, before
+any interpretation sees them; such a folded constant is the double it produced.
+"""
+from __future__ import annotations
+
+import math
+import types
+from typing import Any, Callable
+
+import mpmath
+
+# Module roots whose functions are library code, never rebound.
+_LIBRARY_ROOTS = {
+    "builtins", "math", "z3", "mpmath", "numpy", "torch", "triton", "functools",
+    "itertools", "operator", "statistics", "random", "typing", "hypothesis", "collections",
+    "fractions", "decimal", "dataclasses", "abc", "enum", "copy", "heapq", "bisect",
+}
+
+
+class Namespace(types.SimpleNamespace):
+    """A stand-in for ``tl`` or ``math``; unknown names give a clear error."""
+
+    def __init__(self, label: str, fallback: Any = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._label = label
+        self._fallback = fallback  # structural names (np.empty, np.array) pass through
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._fallback is not None and name in _STRUCTURAL:
+            return getattr(self._fallback, name)
+        raise Unsupported(f"{self._label}.{name} is not supported by this interpretation")
+
+
+# numpy names that build or arrange arrays without computing on their elements
+_STRUCTURAL = {"empty", "array", "asarray", "zeros", "ones", "full", "eye", "stack",
+               "concatenate", "ndindex", "ndarray", "roll", "flip", "transpose", "reshape",
+               "outer", "dot", "matmul", "sum", "trace", "diag", "newaxis", "object_",
+               "arange", "float64", "int64", "zeros_like", "empty_like", "copy", "tile",
+               "pad"}
+
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+class Unsupported(Exception):
+    """A construct this interpretation cannot follow (the verdict becomes unknown)."""
+
+
+class Interpretation:
+    """Names a function's globals are rebound to: ``tl``, ``math``, ``np``, builtins."""
+
+    def __init__(self, name: str, tl: Namespace, mathns: Namespace,
+                 builtins_: dict[str, Callable], np: Namespace | None = None,
+                 torch: Namespace | None = None,
+                 literal: Callable[[float], Any] | None = None) -> None:
+        self.name = name
+        # Float literals in the code become this interpretation's exact numbers, so
+        # arithmetic between literals (1.0 / 3.0) never runs in double precision.
+        self.literal = literal
+        self.tl = tl
+        self.math = mathns
+        self.builtins = builtins_
+        self.np = np
+        self.torch = torch
+        self._cache: dict[int, Callable] = {}
+
+    def module_stand_in(self, module: types.ModuleType) -> Any:
+        name = module.__name__
+        if name in ("triton.language", "triton.language.core"):
+            return self.tl
+        if name == "math":
+            return self.math
+        if name == "numpy" and self.np is not None:
+            return self.np
+        if name == "torch" and self.torch is not None:
+            return self.torch
+        return None
+
+    def rebind(self, fn: Callable) -> Callable:
+        """``fn`` with its vocabulary pointing at this interpretation."""
+        fn = unwrap(fn)
+        if not isinstance(fn, types.FunctionType) or _is_library(fn):
+            return fn
+        key = id(fn)
+        if key in self._cache:
+            return self._cache[key]
+        new_globals: dict[str, Any] = {}
+        code = fn.__code__ if self.literal is None else _map_literals(fn.__code__, self.literal)
+        out = types.FunctionType(code, new_globals, fn.__name__, fn.__defaults__,
+                                 None if fn.__closure__ is None else
+                                 tuple(types.CellType() for _ in fn.__closure__))
+        out.__kwdefaults__ = fn.__kwdefaults__
+        self._cache[key] = out  # before recursing: recursive functions terminate
+        new_globals.update(fn.__globals__)
+        for name in _global_names(fn.__code__):
+            if name in fn.__globals__:
+                new_globals[name] = self._translate(fn.__globals__[name])
+        new_globals.update({k: v for k, v in self.builtins.items()
+                            if k not in fn.__globals__})
+        if fn.__closure__ is not None:
+            for old, new in zip(fn.__closure__, out.__closure__):
+                try:
+                    new.cell_contents = self._translate(old.cell_contents)
+                except ValueError:  # an empty cell stays empty
+                    pass
+        return out
+
+    def _translate(self, value: Any) -> Any:
+        if isinstance(value, types.ModuleType):
+            stand_in = self.module_stand_in(value)
+            if stand_in is not None:
+                return stand_in
+            if value.__name__.split(".")[0] in _LIBRARY_ROOTS:
+                return value
+            return _ModuleProxy(value, self)
+        if callable(value) and (hasattr(value, "fn") or isinstance(value, types.FunctionType)):
+            return self.rebind(value)
+        if isinstance(value, (tuple, list)) and any(isinstance(v, types.FunctionType) for v in value):
+            return type(value)(self._translate(v) for v in value)
+        return value
+
+
+def _map_literals(code: types.CodeType, literal: Callable[[float], Any]) -> types.CodeType:
+    consts = []
+    for c in code.co_consts:
+        if isinstance(c, float) and math.isfinite(c):
+            consts.append(literal(c))
+        elif isinstance(c, types.CodeType):
+            consts.append(_map_literals(c, literal))
+        else:
+            consts.append(c)
+    return code.replace(co_consts=tuple(consts))
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """Names a function may look up globally, including in nested comprehensions,
+    generator expressions and lambdas (their code objects have their own names)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+class _ModuleProxy:
+    """A project module seen through an interpretation: its functions rebound."""
+
+    def __init__(self, module: types.ModuleType, interp: Interpretation) -> None:
+        self._module = module
+        self._interp = interp
+
+    def __getattr__(self, name: str) -> Any:
+        return self._interp._translate(getattr(self._module, name))
+
+
+def unwrap(fn: Callable) -> Callable:
+    """The plain Python function behind a ``@triton.jit`` function (its ``.fn``)."""
+    inner = getattr(fn, "fn", None)
+    while inner is not None and callable(inner):
+        fn = inner
+        inner = getattr(fn, "fn", None)
+    return fn
+
+
+def _is_library(fn: types.FunctionType) -> bool:
+    module = fn.__module__ or ""
+    return module.split(".")[0] in _LIBRARY_ROOTS
+
+
+# --------------------------------------------------------------------------- mpmath
+def _mp_max(a, b):
+    return a if a >= b else b
+
+
+def _mp_min(a, b):
+    return a if a <= b else b
+
+
+def _varargs_max(*args):
+    if len(args) == 1:
+        return _fold(_mp_max, list(args[0]))
+    return _fold(_mp_max, list(args))
+
+
+def _varargs_min(*args):
+    if len(args) == 1:
+        return _fold(_mp_min, list(args[0]))
+    return _fold(_mp_min, list(args))
+
+
+def _fold(f, items):
+    acc = items[0]
+    for x in items[1:]:
+        acc = f(acc, x)
+    return acc
+
+
+def _mp_where(c, a, b):
+    return a if c else b
+
+
+def make_mpmath() -> Interpretation:
+    tl = Namespace(
+        "tl", maximum=_mp_max, minimum=_mp_min, where=_mp_where, exp=mpmath.exp,
+        log=mpmath.log, sqrt=mpmath.sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
+        log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), cdiv=lambda a, b: -(-a // b),
+        float32=None, float64=None, int32=None, int64=None)
+    mathns = Namespace(
+        "math", exp=mpmath.exp, log=mpmath.log, sqrt=mpmath.sqrt, fabs=abs,
+        inf=mpmath.inf, pi=mpmath.pi, e=mpmath.e, isinf=mpmath.isinf, isnan=mpmath.isnan,
+        log1p=mpmath.log1p, expm1=mpmath.expm1, tanh=mpmath.tanh, sin=mpmath.sin,
+        cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor, ceil=mpmath.ceil,
+        copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot)
+    np = Namespace(
+        "np", fallback=_numpy(), maximum=_mp_max, minimum=_mp_min, where=_mp_where, exp=mpmath.exp,
+        log=mpmath.log, sqrt=mpmath.sqrt, abs=abs, inf=mpmath.inf, tanh=mpmath.tanh,
+        log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_max, fmin=_mp_min,
+        hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign)
+    return Interpretation("mpmath", tl, mathns,
+                          {"max": _varargs_max, "min": _varargs_min, "abs": abs},
+                          np=np, torch=np, literal=lambda x: mpmath.mpf(repr(x)))
+
+
+# --------------------------------------------------------------------------- torch / numpy
+def make_torch() -> Interpretation:
+    """Values are float tensors of one dtype (batched); Python scalars keep the dtype."""
+    import torch
+
+    def maximum(a, b):
+        return torch.maximum(*_tensors(a, b))
+
+    def minimum(a, b):
+        return torch.minimum(*_tensors(a, b))
+
+    def where(c, a, b):
+        if isinstance(c, bool):
+            return a if c else b
+        a, b = _tensors(a, b)
+        return torch.where(c, a, b)
+
+    def _unary(f):
+        def g(x):
+            if not isinstance(x, torch.Tensor):
+                x = torch.tensor(x, dtype=torch.float64)
+            return f(x)
+        return g
+
+    def vmax(*args):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        return _fold(maximum, items)
+
+    def vmin(*args):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        return _fold(minimum, items)
+
+    def vabs(x):
+        return abs(x)
+
+    unary = {n: _unary(getattr(torch, n)) for n in
+             ("exp", "log", "sqrt", "tanh", "log1p", "expm1", "sin", "cos", "sigmoid")}
+    tl = Namespace("tl", maximum=maximum, minimum=minimum, where=where, abs=vabs,
+                   exp2=_unary(torch.exp2), log2=_unary(torch.log2),
+                   fma=lambda a, b, c: a * b + c, **unary)
+    mathns = Namespace("math", fabs=vabs, inf=math.inf, pi=math.pi, e=math.e,
+                       isinf=_unary(torch.isinf), isnan=_unary(torch.isnan), **unary)
+    np = Namespace("np", fallback=_numpy(), maximum=maximum, minimum=minimum, where=where,
+                   abs=vabs,
+                   inf=math.inf, fmax=maximum, fmin=minimum, pi=math.pi, **unary)
+    return Interpretation("torch", tl, mathns, {"max": vmax, "min": vmin, "abs": vabs},
+                          np=np, torch=np)
+
+
+def _tensors(a, b):
+    import torch
+    if isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
+        b = torch.full_like(a, float(b))
+    elif isinstance(b, torch.Tensor) and not isinstance(a, torch.Tensor):
+        a = torch.full_like(b, float(a))
+    elif not isinstance(a, torch.Tensor):
+        a, b = torch.tensor(float(a)), torch.tensor(float(b))
+    return a, b
+
+
+def make_numpy() -> Interpretation:
+    """Values are numpy arrays of one dtype (float16, float32, float64)."""
+    import numpy
+
+    def where(c, a, b):
+        if isinstance(c, (bool, numpy.bool_)) and numpy.ndim(c) == 0:
+            return a if c else b
+        return numpy.where(c, a, b)
+
+    def vmax(*args):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        return _fold(numpy.maximum, items)
+
+    def vmin(*args):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        return _fold(numpy.minimum, items)
+
+    unary = {n: getattr(numpy, n) for n in ("exp", "log", "sqrt", "tanh", "log1p", "expm1",
+                                             "sin", "cos")}
+    tl = Namespace("tl", maximum=numpy.maximum, minimum=numpy.minimum, where=where,
+                   abs=numpy.abs, exp2=numpy.exp2, log2=numpy.log2,
+                   fma=lambda a, b, c: a * b + c,
+                   sigmoid=lambda x: 1 / (1 + numpy.exp(-x)), **unary)
+    mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, pi=math.pi, e=math.e,
+                       isinf=numpy.isinf, isnan=numpy.isnan, **unary)
+    return Interpretation("numpy", tl, mathns, {"max": vmax, "min": vmin, "abs": numpy.abs},
+                          np=None, torch=None)
+
+
+def call(interp: Interpretation, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    return interp.rebind(fn)(*args, **kwargs)
+

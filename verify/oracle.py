@@ -1,0 +1,280 @@
+"""The mpmath oracle: evaluate a law at high precision, decide whether its sides differ,
+replay and shrink counterexamples.
+
+Two sides *differ* when their gap, computed at ``PREC`` and again at ``PREC + 64`` bits,
+is stable between the two precisions (rounding noise shrinks as precision grows; a real
+gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
+double-precision arithmetic inside the function, which no precision setting reaches). A bounded law differs when the
+gap exceeds its bound. NaN on one side only is a difference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+import mpmath
+import numpy as np
+
+from laws.core import BOUNDED, Law, Var
+from .interp import make_mpmath
+from .z3interp import component_names, flatten, shape_like
+
+PREC = 113
+# A gap below this fraction of the sides' magnitude is never a counterexample: it
+# cannot be told apart from double-precision arithmetic hidden inside a function.
+MIN_RELATIVE_GAP = mpmath.mpf(2) ** -40
+MP = make_mpmath()
+
+
+@dataclass
+class Gap:
+    differs: bool          # the sides really differ (or break the bound)
+    lhs: Any               # left side at PREC + 64 bits
+    rhs: Any               # right side at PREC + 64 bits
+    gap: Any               # max |lhs − rhs| over components (mpf), or None
+    bound: Any = None      # bounded laws: the bound at the worst component
+
+
+_INTEGER_DOMAINS = ("integer", "natural", "small")
+
+
+def law_values_to_mp(vars_, values: list[Any]) -> list[Any]:
+    """Law values as mpmath numbers; integer-domain components stay Python ints (they
+    may index), every other number becomes an mpf so no arithmetic runs in floats."""
+    out = []
+    for var, value in zip(vars_, values):
+        comps = []
+        for x, dom in zip(flatten(value), var.component_domains()):
+            if dom in _INTEGER_DOMAINS and float(x) == int(x):
+                comps.append(int(x))
+            else:
+                comps.append(mpmath.mpf(x.numerator) / x.denominator
+                             if isinstance(x, Fraction) else mpmath.mpf(x))
+        out.append(shape_like(var, comps))
+    return out
+
+
+def to_mp(x: Any) -> Any:
+    if isinstance(x, (tuple, list)):
+        return type(x)(to_mp(v) for v in x)
+    if isinstance(x, np.ndarray):
+        out = np.empty(x.shape, dtype=object)
+        for idx in np.ndindex(*x.shape):
+            out[idx] = to_mp(x[idx])
+        return out
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    return mpmath.mpf(x)
+
+
+def _eval(law: Law, values: list[Any], instance: Mapping[str, Any], prec: int):
+    with mpmath.workprec(prec):
+        vals = law_values_to_mp(law.vars_for(instance), values)
+        lhs = MP.rebind(law.lhs)(*vals, **instance)
+        rhs = MP.rebind(law.rhs)(*vals, **instance)
+        bound = (MP.rebind(law.error_bound)(*vals, **instance)
+                 if law.exactness == BOUNDED else None)
+        return lhs, rhs, bound
+
+
+def _is_nan(x):
+    return isinstance(x, mpmath.mpf) and mpmath.isnan(x)
+
+
+def _dist(a, b):
+    if isinstance(a, bool) or isinstance(b, bool):
+        return mpmath.mpf(0) if bool(a) == bool(b) else mpmath.inf
+    if _is_nan(a) or _is_nan(b):
+        return mpmath.mpf(0) if (_is_nan(a) and _is_nan(b)) else mpmath.inf
+    if mpmath.isinf(a) or mpmath.isinf(b):
+        return mpmath.mpf(0) if a == b else mpmath.inf
+    return abs(mpmath.mpf(a) - mpmath.mpf(b))
+
+
+def _mag(x):
+    if isinstance(x, bool) or _is_nan(x) or mpmath.isinf(x):
+        return mpmath.mpf(0)
+    return abs(mpmath.mpf(x))
+
+
+def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
+    """Compare both sides of ``law`` at ``values`` in high precision."""
+    l1, r1, _ = _eval(law, values, instance, PREC)
+    l2, r2, b2 = _eval(law, values, instance, PREC + 64)
+    L1, R1, L2, R2 = flatten(l1), flatten(r1), flatten(l2), flatten(r2)
+    if len(L2) != len(R2):
+        raise ValueError(f"{law.id}: sides have {len(L2)} and {len(R2)} components")
+    with mpmath.workprec(PREC + 64):
+        worst, worst_bound, differs = mpmath.mpf(0), None, False
+        bounds = flatten(b2) if b2 is not None else None
+        if bounds is not None and len(bounds) == 1:
+            bounds = bounds * len(L2)
+        for i, (a1, b1, a2, b2_) in enumerate(zip(L1, R1, L2, R2)):
+            d1, d2 = _dist(a1, b1), _dist(a2, b2_)
+            if d2 > worst:
+                worst = d2
+            if bounds is not None:
+                if d2 > bounds[i] * (1 + mpmath.mpf(2) ** -60):
+                    differs, worst_bound = True, bounds[i]
+                continue
+            if d2 == mpmath.inf:
+                differs = True
+                continue
+            scale = max(_mag(a2), _mag(b2_))
+            stable = abs(d1 - d2) <= d2 / 100
+            if d2 > 0 and stable and d2 > scale * MIN_RELATIVE_GAP:
+                differs = True
+        return Gap(differs, l2, r2, worst, worst_bound)
+
+
+# --------------------------------------------------------------------------- domains
+def in_domain(var: Var, value: Any) -> bool:
+    comps = flatten(value)
+    for x, dom in zip(comps, var.component_domains()):
+        if isinstance(x, bool):
+            return False
+        x = to_mp(x)
+        if not mpmath.isfinite(x):
+            return False
+        if dom in ("integer", "natural", "small") and x != int(x):
+            return False
+        if dom == "small" and not 0 <= x <= 3:
+            return False
+        if dom == "positive" and not x > 0:
+            return False
+        if dom in ("nonneg", "natural") and not x >= 0:
+            return False
+        if dom == "unit" and not 0 <= x <= 1:
+            return False
+    return True
+
+
+def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> bool:
+    vars_ = law.vars_for(instance)
+    if not all(in_domain(v, x) for v, x in zip(vars_, values)):
+        return False
+    if law.pre is None:
+        return True
+    with mpmath.workprec(PREC + 64):
+        try:
+            conds = flatten(MP.rebind(law.pre)(
+                *law_values_to_mp(law.vars_for(instance), values), **instance))
+        except (ZeroDivisionError, ValueError):
+            return False
+    return all(bool(c) for c in conds)
+
+
+def confirms(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> bool:
+    """The values satisfy the law's domain and really separate its sides."""
+    if not preconditions_hold(law, values, instance):
+        return False
+    try:
+        return gap(law, values, instance).differs
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return False
+
+
+# --------------------------------------------------------------------------- shrinking
+def _simple_candidates(x: Any) -> list[Any]:
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        base = [0, 1, -1, 2, -2, 3]
+    else:
+        base = [0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3, 10, -10]
+    try:
+        f = Fraction(x) if not isinstance(x, Fraction) else x
+        base += [Fraction(round(f)), Fraction(round(2 * f), 2)]
+    except (TypeError, ValueError, OverflowError):
+        pass
+    out = []
+    for c in base:
+        if c not in out and c != x:
+            out.append(c)
+    return out
+
+
+def shrink(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
+           budget: int = 400) -> list[Any]:
+    """Greedily replace components by small integers and halves while the
+    counterexample still confirms."""
+    vars_ = law.vars_for(instance)
+    flat = [list(flatten(v)) for v in values]
+    tries = 0
+    changed = True
+    while changed and tries < budget:
+        changed = False
+        for vi, comps in enumerate(flat):
+            for ci in range(len(comps)):
+                for cand in _simple_candidates(comps[ci]):
+                    tries += 1
+                    if tries > budget:
+                        break
+                    trial = list(comps)
+                    trial[ci] = cand
+                    trial_values = list(values)
+                    trial_values[vi] = shape_like(vars_[vi], trial)
+                    if confirms(law, trial_values, instance):
+                        comps[ci] = cand
+                        values = trial_values
+                        changed = True
+                        break
+    return values
+
+
+# --------------------------------------------------------------------------- reporting
+def plain(x: Any) -> Any:
+    """A JSON-friendly exact value: int, float when exact, else "p/q" or a decimal."""
+    if isinstance(x, (tuple, list)):
+        return [plain(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return [plain(v) for v in x.tolist()]
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return int(x)
+        f = float(x)
+        return f if Fraction(f) == x else f"{x.numerator}/{x.denominator}"
+    if isinstance(x, mpmath.mpf):
+        if mpmath.isnan(x):
+            return "nan"
+        if mpmath.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        if x == int(x) and abs(x) < 2 ** 53:
+            return int(x)
+        f = float(x)
+        return f if mpmath.mpf(f) == x else mpmath.nstr(x, 30)
+    if isinstance(x, float):
+        if x != x:
+            return "nan"
+        if x in (float("inf"), float("-inf")):
+            return "inf" if x > 0 else "-inf"
+        return x
+    return str(x)
+
+
+def counterexample(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> dict:
+    """Bindings, both sides and the gap, as reported."""
+    g = gap(law, values, instance)
+    vars_ = law.vars_for(instance)
+    out = {
+        "bindings": {v.name: plain(x) for v, x in zip(vars_, values)},
+        "lhs": plain(g.lhs),
+        "rhs": plain(g.rhs),
+        "gap": plain(g.gap) if g.gap is not None else None,
+    }
+    if instance:
+        out["instance"] = dict(instance)
+    if g.bound is not None:
+        out["bound"] = plain(g.bound)
+    return out
+
+
+def names(var: Var) -> list[str]:
+    return component_names(var)

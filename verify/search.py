@@ -1,0 +1,94 @@
+"""The searcher: hypothesis draws values from each variable's domain, the mpmath oracle
+compares both sides. It gives ``tested`` (with the number of cases) or a confirmed,
+shrunk ``refuted``; it never gives a proof."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from laws.core import Law, Var
+from . import oracle
+from .z3interp import shape_like
+
+DEFAULT_CASES = 200
+
+
+def _scalar(domain: str) -> st.SearchStrategy:
+    small = st.integers(-8, 8)
+    halves = st.integers(-16, 16).map(lambda k: Fraction(k, 2))
+    wide = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False, width=64)
+    tiny = st.floats(-1e-6, 1e-6, allow_nan=False, allow_infinity=False)
+    real = st.one_of(small, halves, wide, tiny)
+    if domain == "integer":
+        return st.integers(-20, 20)
+    if domain == "natural":
+        return st.integers(0, 20)
+    if domain == "small":
+        return st.integers(0, 3)
+    if domain == "positive":
+        return st.one_of(st.integers(1, 8), st.floats(1e-6, 1e6, allow_nan=False))
+    if domain == "nonneg":
+        return st.one_of(st.integers(0, 8), st.floats(0, 1e6, allow_nan=False))
+    if domain == "unit":
+        return st.one_of(st.sampled_from([0, 1, Fraction(1, 2)]), st.floats(0, 1))
+    return real
+
+
+def strategy(var: Var) -> st.SearchStrategy:
+    comps = [_scalar(d) for d in var.component_domains()]
+    return st.tuples(*comps).map(lambda cs: shape_like(var, list(cs)))
+
+
+@dataclass
+class Search:
+    status: str                      # "tested" | "refuted" | "unknown"
+    cases: int = 0                   # cases that met the preconditions and were compared
+    values: list[Any] | None = None  # the shrunk counterexample
+    reason: str = ""
+    seconds: float = 0.0
+
+
+class _Found(Exception):
+    pass
+
+
+def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAULT_CASES,
+           seed: int = 0) -> Search:
+    """Look for inputs where the sides differ; hypothesis shrinks what it finds."""
+    t0 = time.perf_counter()
+    vars_ = law.vars_for(instance)
+    compared = 0
+    found: list[list[Any]] = []
+
+    @settings(max_examples=max_examples, database=None, deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+              phases=[Phase.explicit, Phase.generate, Phase.shrink])
+    @given(st.tuples(*[strategy(v) for v in vars_]))
+    def probe(values):
+        nonlocal compared
+        values = list(values)
+        if not oracle.preconditions_hold(law, values, instance):
+            return
+        try:
+            differs = oracle.gap(law, values, instance).differs
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return
+        compared += 1
+        if differs:
+            found.append(values)
+            raise _Found()
+
+    try:
+        probe()
+    except _Found:
+        values = oracle.shrink(law, found[-1], instance)
+        return Search("refuted", compared, values, seconds=time.perf_counter() - t0)
+    if compared == 0:
+        return Search("unknown", 0, reason="no generated case met the preconditions",
+                      seconds=time.perf_counter() - t0)
+    return Search("tested", compared, seconds=time.perf_counter() - t0)

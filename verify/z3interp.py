@@ -1,0 +1,516 @@
+"""The z3 interpretation: law sides become real-valued z3 terms.
+
+- ``max``/``min``/``where``/``abs`` become ``If``.
+- Python ``if`` on a symbolic condition forks: the function is re-run once per path
+  (recorded branch choices) and the results are joined with ``If``. z3's own
+  ``__bool__`` would silently answer *structural* equality for ``if a == b``; it is
+  replaced while a function runs here.
+- ``exp``: each leaf exponent (after pushing ``If`` to the top) must be an
+  integer-linear form Σ cᵥ·v over base variables; ``exp(v)`` becomes a fresh positive
+  real Eᵥ, the exponential the monomial Π Eᵥ^cᵥ, with order preservation
+  (u ≥ v) == (Eᵤ ≥ Eᵥ) and (v ≥ 0) == (Eᵥ ≥ 1). This over-approximates exp, so an unsat
+  query is a proof and a sat model is only a candidate, replayed before it is believed.
+- ``log(x)`` is a fresh base y with Eᵧ = x (x > 0 is recorded as an assumption);
+  ``sqrt(x)`` a fresh r ≥ 0 with r² = x (x ≥ 0 recorded).
+- ±∞ literals become symbols below (above) every variable; the assumption is recorded.
+- Every denominator that is not a numeral or a monomial of Eᵥ is recorded and assumed
+  nonzero, so no proof rests on z3's arbitrary value for x/0.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+import z3
+
+from laws.core import Var
+from .interp import Interpretation, Namespace, Unsupported, _fold
+
+MAX_PATHS = 256
+MAX_BRANCHES_PER_PATH = 64
+
+
+class Z3Context:
+    """Fresh symbols and side conditions for one query."""
+
+    def __init__(self) -> None:
+        self.side: list[z3.BoolRef] = []        # facts about fresh symbols
+        self.assumptions: list[tuple[str, Any]] = []  # (text, condition or None)
+        self.log_symbols: set[int] = set()     # fresh symbols standing for log/sqrt
+        self.variables: dict[str, z3.ExprRef] = {}  # law variable components by name
+        self._exp: dict[int, z3.ArithRef] = {}  # base id -> E symbol
+        self._bases: dict[int, z3.ArithRef] = {}
+        self._e_ids: set[int] = set()
+        self._inf: dict[str, z3.ArithRef] = {}
+        self._fresh = 0
+        self.interp = self._make_interpretation()
+        self._ONE = None
+        self.max_paths = 1
+
+    # ---------------------------------------------------------------- variables
+    def make(self, var: Var) -> Any:
+        """z3 values for a law variable, with its domain facts in ``side``."""
+        doms = var.component_domains()
+        labels = component_names(var)
+        comps = [self._scalar(label, dom) for label, dom in zip(labels, doms)]
+        return shape_like(var, comps)
+
+    def _scalar(self, label: str, domain: str) -> z3.ArithRef:
+        if domain in ("integer", "natural", "small"):
+            v = z3.Int(label)
+        else:
+            v = z3.Real(label)
+        self.variables[label] = v
+        if domain == "positive":
+            self.side.append(v > 0)
+        elif domain in ("nonneg", "natural"):
+            self.side.append(v >= 0)
+        elif domain == "unit":
+            self.side.extend([v >= 0, v <= 1])
+        elif domain == "small":
+            self.side.extend([v >= 0, v <= 3])
+        return v
+
+    def fresh(self, prefix: str) -> z3.ArithRef:
+        self._fresh += 1
+        return z3.Real(f"{prefix}!{self._fresh}")
+
+    def encodings(self) -> list[str]:
+        out = []
+        if self._exp:
+            out.append("exp encoding")
+        if self.log_symbols:
+            out.append("log/sqrt as fresh symbols")
+        if self.max_paths > 1:
+            out.append("branches forked")
+        return out
+
+    # ---------------------------------------------------------------- infinities
+    def infinity(self, sign: int) -> z3.ArithRef:
+        key = "+inf" if sign > 0 else "-inf"
+        if key not in self._inf:
+            sym = z3.Real("pos_inf" if sign > 0 else "neg_inf")
+            self._inf[key] = sym
+            self.assumptions.append((
+                f"{'∞' if sign > 0 else '−∞'} is modeled as a real "
+                f"{'above' if sign > 0 else 'below'} every variable", None))
+        return self._inf[key]
+
+    def infinity_facts(self) -> list[z3.BoolRef]:
+        facts = []
+        reals = [v for v in self.variables.values()]
+        for key, sym in self._inf.items():
+            for v in reals:
+                facts.append(sym < v if key == "-inf" else sym > v)
+            facts.append(sym < -1 if key == "-inf" else sym > 1)
+        if len(self._inf) == 2:
+            facts.append(self._inf["-inf"] < self._inf["+inf"])
+        return facts
+
+    def const(self, x: Any) -> Any:
+        if isinstance(x, float):
+            if math.isinf(x):
+                return self.infinity(1 if x > 0 else -1)
+            if math.isnan(x):
+                raise Unsupported("NaN literal has no real meaning")
+        return x
+
+    # ---------------------------------------------------------------- exp / log / sqrt
+    def _E(self, base: z3.ArithRef) -> z3.ArithRef:
+        key = base.get_id()
+        if key not in self._exp:
+            e = z3.Real(f"E[{base}]")
+            self._exp[key] = e
+            self._bases[key] = base
+            self._e_ids.add(e.get_id())
+            self.side.append(e > 0)
+        return self._exp[key]
+
+    def exp(self, t: Any) -> Any:
+        t = self.const(t)
+        if not z3.is_expr(t):
+            value = Fraction(t)
+            if value == 0:
+                return z3.RealVal(1)
+            t = z3.RealVal(value)
+        cases = _linear_cases(z3.simplify(t))
+        out = None
+        for conds, coeffs, const in reversed(cases):
+            term = self._monomial(coeffs, const)
+            out = term if out is None else z3.If(z3.And(*conds) if conds else True, term, out)
+        return out
+
+    def _monomial(self, coeffs: dict[int, tuple[z3.ArithRef, Fraction]], const: Fraction):
+        items = list(coeffs.values())
+        if const != 0:
+            if self._ONE is None:
+                self._ONE = z3.Real("one")
+                self.side.append(self._ONE == 1)
+            items.append((self._ONE, const))
+        num, den = [], []
+        for base, c in items:
+            if c.denominator != 1:
+                raise Unsupported(f"exp with a non-integer coefficient {c} on {base}")
+            e = self._E(base)
+            (num if c > 0 else den).extend([e] * abs(int(c)))
+        top = _product(num)
+        return top if not den else top / _product(den)
+
+    def log(self, x: Any) -> Any:
+        y = self.fresh("log")
+        self.log_symbols.add(y.get_id())
+        self.side.append(self._E(y) == x)
+        self.assumptions.append(("log argument positive", x > 0))
+        return y
+
+    def sqrt(self, x: Any) -> Any:
+        r = self.fresh("sqrt")
+        self.log_symbols.add(r.get_id())
+        self.side.extend([r >= 0, r * r == x])
+        self.assumptions.append(("sqrt argument nonnegative", x >= 0))
+        return r
+
+    def mentions_fresh(self, t: Any) -> bool:
+        """Whether a term contains a log/sqrt symbol (then compare through exp)."""
+        if not z3.is_expr(t) or not self.log_symbols:
+            return False
+        seen, stack = set(), [t]
+        while stack:
+            u = stack.pop()
+            if u.get_id() in seen:
+                continue
+            seen.add(u.get_id())
+            if u.get_id() in self.log_symbols:
+                return True
+            if z3.is_app(u):
+                stack.extend(u.children())
+        return False
+
+    def exp_facts(self) -> list[z3.BoolRef]:
+        """Order preservation between every pair of bases, and against 0."""
+        facts = []
+        keys = list(self._bases)
+        for i, ki in enumerate(keys):
+            u, eu = self._bases[ki], self._exp[ki]
+            facts.append((u >= 0) == (eu >= 1))
+            for kj in keys[i + 1:]:
+                v, ev = self._bases[kj], self._exp[kj]
+                facts.append((u >= v) == (eu >= ev))
+                facts.append((v >= u) == (ev >= eu))
+        return facts
+
+    def is_exp_monomial(self, t: z3.ExprRef) -> bool:
+        if t.get_id() in self._e_ids:
+            return True
+        if z3.is_mul(t):
+            return all(self.is_exp_monomial(c) for c in t.children())
+        return z3.is_rational_value(t)
+
+    # ---------------------------------------------------------------- vocabulary
+    def _make_interpretation(self) -> Interpretation:
+        ctx = self
+
+        def lift(x):
+            return ctx.const(x)
+
+        def maximum(a, b):
+            a, b = lift(a), lift(b)
+            if not z3.is_expr(a) and not z3.is_expr(b):
+                return a if a >= b else b
+            return z3.If(a >= b, a, b)
+
+        def minimum(a, b):
+            a, b = lift(a), lift(b)
+            if not z3.is_expr(a) and not z3.is_expr(b):
+                return a if a <= b else b
+            return z3.If(a <= b, a, b)
+
+        def where(c, a, b):
+            a, b = lift(a), lift(b)
+            if isinstance(c, bool):
+                return a if c else b
+            c = z3.simplify(c)
+            if z3.is_true(c):
+                return a
+            if z3.is_false(c):
+                return b
+            return z3.If(c, a, b)
+
+        def absolute(x):
+            x = lift(x)
+            if not z3.is_expr(x):
+                return abs(x)
+            return z3.If(x >= 0, x, -x)
+
+        def vmax(*args):
+            items = list(args[0]) if len(args) == 1 else list(args)
+            return _fold(maximum, items)
+
+        def vmin(*args):
+            items = list(args[0]) if len(args) == 1 else list(args)
+            return _fold(minimum, items)
+
+        def unsupported(name):
+            def f(*_a, **_k):
+                raise Unsupported(f"{name} has no z3 encoding")
+            return f
+
+        common = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute,
+                      exp=ctx.exp, log=ctx.log, sqrt=ctx.sqrt,
+                      fma=lambda a, b, c: a * b + c)
+        tl = Namespace("tl", exp2=unsupported("exp2"), log2=unsupported("log2"),
+                       sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
+        mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp,
+                           log=ctx.log, sqrt=ctx.sqrt, tanh=unsupported("tanh"),
+                           log1p=lambda x: ctx.log(1 + x), expm1=lambda x: ctx.exp(x) - 1)
+        import numpy
+        npns = Namespace("np", fallback=numpy, fmax=maximum, fmin=minimum, inf=float("inf"),
+                         tanh=unsupported("tanh"), **common)
+        return Interpretation("z3", tl, mathns,
+                              {"max": vmax, "min": vmin, "abs": absolute},
+                              np=npns, torch=npns, literal=lambda x: z3.RealVal(repr(x)))
+
+
+def _product(items):
+    if not items:
+        return z3.RealVal(1)
+    out = items[0]
+    for x in items[1:]:
+        out = out * x
+    return out
+
+
+# --------------------------------------------------------------------------- linear forms
+def _linear_cases(t: z3.ExprRef):
+    """[(conditions, {id: (base, coeff)}, const)] with If pushed to the top."""
+    if z3.is_rational_value(t) or z3.is_int_value(t):
+        return [([], {}, Fraction(str(t.as_fraction() if z3.is_rational_value(t) else t.as_long())))]
+    if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        return [([], {t.get_id(): (t, Fraction(1))}, Fraction(0))]
+    k = t.decl().kind() if z3.is_app(t) else None
+    if k == z3.Z3_OP_ITE:
+        c, a, b = t.children()
+        return ([([c] + cs, co, k0) for cs, co, k0 in _linear_cases(a)]
+                + [([z3.Not(c)] + cs, co, k0) for cs, co, k0 in _linear_cases(b)])
+    if k == z3.Z3_OP_TO_REAL:
+        return _linear_cases(t.arg(0))
+    if k == z3.Z3_OP_ADD:
+        out = [([], {}, Fraction(0))]
+        for child in t.children():
+            out = [(c1 + c2, _add(co1, co2), k1 + k2)
+                   for c1, co1, k1 in out for c2, co2, k2 in _linear_cases(child)]
+        return out
+    if k == z3.Z3_OP_SUB:
+        first, *rest = t.children()
+        out = _linear_cases(first)
+        for child in rest:
+            out = [(c1 + c2, _add(co1, _scale(co2, -1)), k1 - k2)
+                   for c1, co1, k1 in out for c2, co2, k2 in _linear_cases(child)]
+        return out
+    if k == z3.Z3_OP_UMINUS:
+        return [(c, _scale(co, -1), -k0) for c, co, k0 in _linear_cases(t.arg(0))]
+    if k == z3.Z3_OP_MUL:
+        factor = Fraction(1)
+        symbolic = []
+        for child in t.children():
+            if z3.is_rational_value(child) or z3.is_int_value(child):
+                factor *= Fraction(str(child.as_fraction() if z3.is_rational_value(child)
+                                       else child.as_long()))
+            else:
+                symbolic.append(child)
+        if len(symbolic) == 1:
+            return [(c, _scale(co, factor), k0 * factor) for c, co, k0 in _linear_cases(symbolic[0])]
+        if not symbolic:
+            return [([], {}, factor)]
+    if k == z3.Z3_OP_DIV:
+        num, den = t.children()
+        if z3.is_rational_value(den):
+            d = Fraction(str(den.as_fraction()))
+            if d != 0:
+                return [(c, _scale(co, 1 / d), k0 / d) for c, co, k0 in _linear_cases(num)]
+    raise Unsupported(f"exp of a non-linear exponent: {t}")
+
+
+def _add(a, b):
+    out = dict(a)
+    for key, (base, c) in b.items():
+        if key in out:
+            out[key] = (base, out[key][1] + c)
+        else:
+            out[key] = (base, c)
+    return {k: v for k, v in out.items() if v[1] != 0}
+
+
+def _scale(a, s):
+    return {k: (base, c * s) for k, (base, c) in a.items() if c * s != 0}
+
+
+# --------------------------------------------------------------------------- shapes
+def component_names(var: Var) -> list[str]:
+    if var.shape == ():
+        return [var.name]
+    if len(var.shape) == 1:
+        labels = var.labels
+        if labels:
+            return [f"{var.name}.{lab}" for lab in labels]
+        return [f"{var.name}[{i}]" for i in range(var.shape[0])]
+    rows, cols = var.shape
+    return [f"{var.name}[{i},{j}]" for i in range(rows) for j in range(cols)]
+
+
+def shape_like(var: Var, comps: list[Any]) -> Any:
+    """Arrange scalar components the way the law functions receive the variable."""
+    if var.shape == ():
+        return comps[0]
+    if len(var.shape) == 1:
+        return tuple(comps) if var.tuple_state else list(comps)
+    arr = np.empty(var.shape, dtype=object)
+    for idx, c in zip(np.ndindex(*var.shape), comps):
+        arr[idx] = c
+    return arr
+
+
+# --------------------------------------------------------------------------- forking
+class _Branches:
+    def __init__(self, prefix: list[bool]) -> None:
+        self.prefix = prefix
+        self.taken: list[tuple[z3.BoolRef, bool]] = []
+
+
+_ACTIVE: list[_Branches] = []
+_ORIGINAL_BOOL = z3.AstRef.__bool__
+_ORIGINAL_REALVAL = z3.z3.RealVal
+
+
+def _forking_bool(self):
+    if z3.is_true(self):
+        return True
+    if z3.is_false(self):
+        return False
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if not _ACTIVE or caller.startswith("z3"):
+        return _ORIGINAL_BOOL(self)
+    simplified = z3.simplify(self)
+    if z3.is_true(simplified):
+        return True
+    if z3.is_false(simplified):
+        return False
+    br = _ACTIVE[-1]
+    i = len(br.taken)
+    if i >= MAX_BRANCHES_PER_PATH:
+        raise Unsupported(f"more than {MAX_BRANCHES_PER_PATH} symbolic branches on one path")
+    choice = br.prefix[i] if i < len(br.prefix) else True
+    br.taken.append((self, choice))
+    return choice
+
+
+_CTX_FOR_INF: list[Z3Context] = []
+
+
+def _realval(val, ctx=None):
+    if isinstance(val, float) and _CTX_FOR_INF:
+        if math.isinf(val):
+            return _CTX_FOR_INF[-1].infinity(1 if val > 0 else -1)
+        if math.isnan(val):
+            raise Unsupported("NaN literal has no real meaning")
+    return _ORIGINAL_REALVAL(val, ctx)
+
+
+@contextlib.contextmanager
+def _symbolic(ctx: Z3Context, branches: _Branches):
+    _ACTIVE.append(branches)
+    _CTX_FOR_INF.append(ctx)
+    z3.AstRef.__bool__ = _forking_bool
+    z3.z3.RealVal = _realval
+    try:
+        yield
+    finally:
+        _ACTIVE.pop()
+        _CTX_FOR_INF.pop()
+        if not _ACTIVE:
+            z3.AstRef.__bool__ = _ORIGINAL_BOOL
+            z3.z3.RealVal = _ORIGINAL_REALVAL
+
+
+def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
+    """Run ``fn()`` (already rebound to ``ctx.interp``) over every symbolic path and
+    join the results with ``If``."""
+    paths: list[tuple[list[tuple[z3.BoolRef, bool]], Any]] = []
+    stack: list[list[bool]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        br = _Branches(prefix)
+        with _symbolic(ctx, br):
+            try:
+                result = fn()
+            except z3.Z3Exception as exc:
+                raise Unsupported(f"z3 could not follow the function: {exc}") from exc
+        for j in range(len(prefix), len(br.taken)):
+            stack.append([c for _, c in br.taken[:j]] + [not br.taken[j][1]])
+        paths.append((br.taken, result))
+        if len(paths) > MAX_PATHS:
+            raise Unsupported(f"more than {MAX_PATHS} symbolic paths")
+    ctx.max_paths = max(ctx.max_paths, len(paths))
+    result = paths[-1][1]
+    for taken, value in reversed(paths[:-1]):
+        cond = z3.And(*[c if choice else z3.Not(c) for c, choice in taken])
+        result = _join(cond, value, result)
+    return result
+
+
+def _join(cond, a, b):
+    if isinstance(a, (tuple, list)):
+        if not isinstance(b, (tuple, list)) or len(a) != len(b):
+            raise Unsupported("branches return values of different shapes")
+        return type(a)(_join(cond, x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray):
+        out = np.empty(a.shape, dtype=object)
+        for idx in np.ndindex(*a.shape):
+            out[idx] = _join(cond, a[idx], b[idx])
+        return out
+    if isinstance(a, bool) and isinstance(b, bool):
+        return z3.If(cond, z3.BoolVal(a), z3.BoolVal(b))
+    return z3.If(cond, _as_expr(a), _as_expr(b))
+
+
+def _as_expr(x):
+    if z3.is_expr(x):
+        return x
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    if isinstance(x, float) and math.isinf(x) and _CTX_FOR_INF:
+        return _CTX_FOR_INF[-1].infinity(1 if x > 0 else -1)
+    return z3.RealVal(Fraction(x)) if isinstance(x, float) else z3.RealVal(x)
+
+
+def flatten(x: Any) -> list[Any]:
+    """Scalar components of a (nested) tuple, list or array value."""
+    if isinstance(x, (tuple, list)):
+        return [c for item in x for c in flatten(item)]
+    if isinstance(x, np.ndarray):
+        return [c for item in x.flat for c in flatten(item)]
+    return [x]
+
+
+def denominators(ctx: Z3Context, terms: list[Any]) -> list[z3.ArithRef]:
+    """Non-numeral denominators in the terms (excluding exp monomials)."""
+    seen: set[int] = set()
+    found: dict[int, z3.ArithRef] = {}
+    stack = [t for t in terms if z3.is_expr(t)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t):
+            if t.decl().kind() in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV):
+                den = t.arg(1)
+                if not (z3.is_rational_value(den) or z3.is_int_value(den)
+                        or ctx.is_exp_monomial(den)):
+                    found[den.get_id()] = den
+            stack.extend(t.children())
+    return list(found.values())
