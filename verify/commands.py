@@ -7,11 +7,12 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .cli import UsageError, emit_json
 
-OUT = Console(highlight=False)
+OUT = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 ERR = Console(stderr=True, highlight=False)
 
 _STYLE = {"proved": "bold green", "proved-bounded": "green", "tested": "cyan",
@@ -58,15 +59,26 @@ def run_laws(args, ids: list[str], floats: bool = True) -> list[dict]:
 
 
 def laws_table(results: list[dict]) -> Table:
-    table = Table(title="laws", show_lines=False)
-    for col in ("law", "property", "expect", "verdict", "ok", "method", "floats", "s"):
-        table.add_column(col)
-    for r in results:
-        table.add_row(r["id"], r["property"], r["expect"],
+    """One row per law, grouped by property; `law ID` shows the details."""
+    table = Table(title="laws", show_lines=False, pad_edge=False)
+    for col, kw in (("law", {"no_wrap": True}), ("expect", {}), ("verdict", {}),
+                    ("", {}), ("f16 bf16 f32 f64", {"no_wrap": True}),
+                    ("s", {"justify": "right"})):
+        table.add_column(col, **kw)
+    current = None
+    for r in sorted(results, key=lambda r: _PROPERTY_ORDER.index(r["property"])):
+        if r["property"] != current:
+            current = r["property"]
+            table.add_row(f"[bold]{current}[/]", "", "", "", "", "")
+        table.add_row("  " + r["id"], r["expect"],
                       f"[{_STYLE.get(r['verdict'], '')}]{r['verdict']}[/]",
                       "[green]✓[/]" if r["ok"] else "[bold red]✗[/]",
-                      _method_cell(r), _floats_cell(r["floats"]), f"{r['seconds']:.2f}")
+                      _floats_cell(r["floats"]), f"{r['seconds']:.2f}")
     return table
+
+
+_PROPERTY_ORDER = ["associativity", "separability", "locality", "sparsity", "redundancy",
+                   "symmetry"]
 
 
 def _method_cell(r: dict) -> str:
@@ -79,14 +91,13 @@ def _method_cell(r: dict) -> str:
 
 
 def _floats_cell(floats: dict | None) -> str:
+    """= exact, ≠ not exact, ? undecided, per format in the column's order."""
     if not floats:
         return "—"
-    short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}
-    cells = []
-    for fmt, v in floats.items():
-        mark = {True: "exact", False: "inexact", None: "?"}[v.get("exact")]
-        cells.append(f"{short.get(fmt, fmt)} {mark}")
-    return ", ".join(cells)
+    marks = {True: "[green]=[/]", False: "[yellow]≠[/]", None: "?"}
+    widths = {"float16": 4, "bfloat16": 5, "float32": 4, "float64": 3}
+    return "".join(marks[v.get("exact")] + " " * widths.get(fmt, 3)
+                   for fmt, v in floats.items()).rstrip()
 
 
 def cmd_laws(args) -> int:
@@ -106,7 +117,8 @@ def cmd_laws(args) -> int:
 
 def _print_summary(summ: dict) -> None:
     counts = ", ".join(f"{k} {v}" for k, v in summ["verdicts"].items() if v)
-    OUT.print(f"{summ['ok']}/{summ['total']} laws agree with their expectation ({counts})")
+    OUT.print(f"{summ['ok']}/{summ['total']} laws agree with their expectation ({counts}); "
+              "floats: = exact on every case tried, ≠ a replayed counterexample")
     if summ["disagree"]:
         OUT.print(f"[bold red]disagree:[/] {', '.join(summ['disagree'])}")
 
@@ -176,28 +188,37 @@ def kernel_sites(law) -> list[str]:
     return sites
 
 
+def show_value(value: Any, labels: tuple = ()) -> str:
+    if isinstance(value, list) and labels and len(labels) == len(value):
+        return "(" + ", ".join(f"{k}={v}" for k, v in zip(labels, value)) + ")"
+    return str(value)
+
+
 def print_law(law, r: dict) -> None:
     style = _STYLE.get(r["verdict"], "")
     OUT.print(f"[bold]{law.id}[/]  ({r['property']}"
               + (f", also {r['secondary']}" if r.get("secondary") else "") + ")")
-    OUT.print(f"  statement: {law.statement}")
-    OUT.print(f"  licenses:  {law.licenses}")
+    OUT.print(f"  statement: {escape(law.statement)}")
+    OUT.print(f"  licenses:  {escape(law.licenses)}")
     if law.doc:
-        OUT.print(f"  about:     {law.doc}")
+        OUT.print(f"  about:     {escape(law.doc)}")
     OUT.print(f"  expect {r['expect']}; verdict [{style}]{r['verdict']}[/] "
               f"({'agrees' if r['ok'] else 'DISAGREES'}) in {r['seconds']:.3f} s")
     OUT.print(f"  method:    {_method_cell(r)}")
     if r.get("assumptions"):
-        OUT.print("  assuming:  " + "; ".join(r["assumptions"]))
+        OUT.print("  assuming:  " + escape("; ".join(r["assumptions"])))
     if r.get("reason"):
-        OUT.print(f"  note:      {r['reason']}")
+        OUT.print(f"  note:      {escape(r['reason'])}")
     cx = r.get("counterexample")
     if cx:
         OUT.print("  counterexample (replayed in high precision):")
+        labels = {}
+        if law.method != "free-monoid":
+            labels = {v.name: v.labels for v in law.vars_for(cx.get("instance", {}))}
         for name, value in cx["bindings"].items():
-            OUT.print(f"    {name} = {value}")
-        OUT.print(f"    lhs = {cx['lhs']}")
-        OUT.print(f"    rhs = {cx['rhs']}")
+            OUT.print(f"    {name} = {escape(show_value(value, labels.get(name, ())))}")
+        OUT.print(f"    lhs = {escape(str(cx['lhs']))}")
+        OUT.print(f"    rhs = {escape(str(cx['rhs']))}")
         if cx.get("gap") is not None:
             OUT.print(f"    |lhs − rhs| = {cx['gap']}")
     if r.get("floats"):
@@ -212,7 +233,7 @@ def print_law(law, r: dict) -> None:
             OUT.print(line)
             if v.get("counterexample"):
                 c = v["counterexample"]
-                OUT.print(f"      at {c['bindings']}: lhs = {c['lhs']}, rhs = {c['rhs']}")
+                OUT.print(escape(f"      at {c['bindings']}: lhs = {c['lhs']}, rhs = {c['rhs']}"))
     if r.get("kernel_sites"):
         OUT.print("  kernels use it at:")
         for s in r["kernel_sites"]:
@@ -263,7 +284,8 @@ def _print_papers(results: list[dict]) -> None:
                   f"{p['venue']}")
         for c in p["claims"]:
             laws = ", ".join(f"{k}: {v['verdict']}" for k, v in c["laws"].items())
-            OUT.print(f"    {'✓' if c['ok'] else '✗'} {c['text']}  [{laws}]")
+            OUT.print(f"    {'✓' if c['ok'] else '✗'} {escape(c['text'])}  "
+                      f"{escape('[' + laws + ']')}")
 
 
 # --------------------------------------------------------------------------- all

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from laws.core import Law, Var
-from . import oracle
+from . import fpproof, oracle
 from .interp import make_torch
 from .z3interp import flatten, shape_like
 
@@ -88,6 +88,21 @@ def _inputs(vars_: tuple[Var, ...], dtype: torch.dtype, rng: np.random.Generator
     return values, tensors
 
 
+def _run(fn, values, vars_, dtype, instance) -> list[torch.Tensor]:
+    """Evaluate on the whole batch; a function that branches on a value (a Python
+    ``if``) cannot run batched, so it runs row by row instead."""
+    try:
+        return [_as_batch(x, dtype) for x in flatten(fn(*values, **instance))]
+    except RuntimeError as exc:
+        if "Boolean value of Tensor" not in str(exc):
+            raise
+    rows = []
+    for i in range(BATCH):
+        scalars = [shape_like(v, [c[i] for c in flatten(x)]) for v, x in zip(vars_, values)]
+        rows.append([torch.as_tensor(c).to(dtype) for c in flatten(fn(*scalars, **instance))])
+    return [torch.stack([r[k] for r in rows]) for k in range(len(rows[0]))]
+
+
 def _as_batch(x: Any, dtype: torch.dtype) -> torch.Tensor:
     if isinstance(x, torch.Tensor):
         return x.to(dtype).expand(BATCH) if x.dim() == 0 else x.to(dtype)
@@ -111,8 +126,8 @@ def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
     values, _ = _inputs(vars_, dtype, rng)
     lhs_fn, rhs_fn = TORCH.rebind(law.lhs), TORCH.rebind(law.rhs)
     with torch.no_grad():
-        lhs = [_as_batch(x, dtype) for x in flatten(lhs_fn(*values, **instance))]
-        rhs = [_as_batch(x, dtype) for x in flatten(rhs_fn(*values, **instance))]
+        lhs = _run(lhs_fn, values, vars_, dtype, instance)
+        rhs = _run(rhs_fn, values, vars_, dtype, instance)
         valid = torch.ones(BATCH, dtype=torch.bool)
         if law.pre is not None:
             with torch.no_grad():
@@ -133,6 +148,9 @@ def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
         result["note"] = "no generated case met the preconditions"
         return result
     result["exact"] = not bool(bad.any())
+    result["method"] = f"tested on {compared} cases"
+    if result["exact"]:
+        _try_proof(law, fmt, vars_, instance, result)
     if bad.any():
         i = int(torch.nonzero(bad)[0])
         row = _row(values, vars_, i)
@@ -141,7 +159,51 @@ def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
             result["exact"] = None
             result["note"] = "a batched discrepancy did not replay alone"
     result.update(_accuracy(law, values, lhs, rhs, valid, vars_, u, instance))
+    result["grouping_discrepancy"] = _discrepancy(law, values, lhs, rhs, valid, vars_, u,
+                                                  instance)
     return result
+
+
+def _discrepancy(law, values, lhs, rhs, valid, vars_, u, instance) -> dict:
+    """max |lhs − rhs| against the γ-style reference 2·γ_k·M, where k is the number of
+    scalar inputs and M each side evaluated on |inputs| in float64 (Σ|x| for sums, the
+    magnitude recurrence for scans). A yardstick for how far apart two groupings drift,
+    not a certified bound: functions that subtract internally can exceed it."""
+    k = sum(len(v.component_domains()) for v in vars_)
+    gamma = k * u / (1 - k * u) if k * u < 1 else math.inf
+    mags = [shape_like(v, [c.to(torch.float64).abs() for c in flatten(x)])
+            for v, x in zip(vars_, values)]
+    try:
+        with torch.no_grad():
+            m_l = _run(TORCH.rebind(law.lhs), mags, vars_, torch.float64, instance)
+            m_r = _run(TORCH.rebind(law.rhs), mags, vars_, torch.float64, instance)
+    except Exception as exc:  # a side that cannot run on magnitudes
+        return {"note": f"no magnitude: {type(exc).__name__}"}
+    worst_gap, worst_ratio = 0.0, 0.0
+    for a, b, ma, mb in zip(lhs, rhs, m_l, m_r):
+        gap = (a.to(torch.float64) - b.to(torch.float64)).abs()
+        finite = valid & torch.isfinite(gap)
+        if not finite.any():
+            continue
+        ref = 2 * gamma * torch.maximum(ma.abs(), mb.abs())
+        ratio = torch.where(gap == 0, torch.zeros_like(gap), gap / ref)
+        worst_gap = max(worst_gap, float(gap[finite].max()))
+        worst_ratio = max(worst_ratio, float(ratio[finite].max()))
+    return {"max_abs": worst_gap, "ratio_to_gamma": _finite(worst_ratio), "k": k}
+
+
+def _try_proof(law: Law, fmt: str, vars_, instance, result: dict) -> None:
+    """Upgrade a tested exactness to a proof, or find what the batch missed."""
+    found = fpproof.prove_exact(law, fmt, instance)
+    if found is None:
+        return
+    if found["status"] == "proved":
+        result["method"] = "proved: " + fpproof.METHOD
+        return
+    replay = _replay(law, found["values"], vars_, fmt, instance)
+    if replay is not None:
+        result.update(exact=False, counterexample=replay,
+                      method="counterexample from the " + fpproof.METHOD)
 
 
 def _replay(law: Law, row: list[Any], vars_, fmt: str, instance) -> dict | None:

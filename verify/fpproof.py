@@ -1,0 +1,159 @@
+"""Exactness in a float format, proved with z3's IEEE floating-point theory.
+
+The law's sides run on z3 floating-point terms of the format (round to nearest even),
+over finite non-NaN inputs in the variables' domains. ``unsat`` for "the sides differ
+as values" proves the law exact in that format; a model is converted to that format's
+floats and replayed with torch before it is believed. ``max``/``min`` are
+``If(a ≥ b, a, b)``, which agrees with IEEE maximum except on the sign of a zero result.
+Functions with exp/log, integer variables or Python branches on values are outside
+this prover (the answer is ``None`` and the tested verdict stands).
+"""
+from __future__ import annotations
+
+import contextlib
+import struct
+from typing import Any, Mapping
+
+import numpy as np
+import torch
+import z3
+
+from laws.core import Law
+from .interp import Interpretation, Namespace, Unsupported, _fold
+from .z3interp import component_names, flatten, shape_like
+
+SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
+REAL_DOMAINS = {"real", "positive", "nonneg", "unit"}
+TIMEOUT_MS = 800
+MAX_INPUTS = 10           # scalar inputs; larger laws bit-blast too slowly to be worth it
+METHOD = "z3 IEEE floating-point proof (round to nearest even, finite non-NaN inputs)"
+
+
+def _interpretation(sort: z3.FPSortRef) -> Interpretation:
+    def lit(x):
+        return x if isinstance(x, z3.ExprRef) else z3.FPVal(float(x), sort)
+
+    def maximum(a, b):
+        a, b = lit(a), lit(b)
+        return z3.If(a >= b, a, b)
+
+    def minimum(a, b):
+        a, b = lit(a), lit(b)
+        return z3.If(a <= b, a, b)
+
+    def where(c, a, b):
+        if isinstance(c, bool):
+            return a if c else b
+        return z3.If(c, lit(a), lit(b))
+
+    def absolute(x):
+        return z3.fpAbs(lit(x))
+
+    def sqrt(x):
+        return z3.fpSqrt(z3.RNE(), lit(x))
+
+    def unsupported(name):
+        def f(*_a, **_k):
+            raise Unsupported(f"{name} has no floating-point encoding here")
+        return f
+
+    def vmax(*args):
+        return _fold(maximum, list(args[0]) if len(args) == 1 else list(args))
+
+    def vmin(*args):
+        return _fold(minimum, list(args[0]) if len(args) == 1 else list(args))
+
+    names = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute, sqrt=sqrt,
+                 exp=unsupported("exp"), log=unsupported("log"),
+                 fma=lambda a, b, c: z3.fpFMA(z3.RNE(), lit(a), lit(b), lit(c)))
+    return Interpretation(
+        "z3-fp", Namespace("tl", **names), Namespace("math", fabs=absolute, **names),
+        {"max": vmax, "min": vmin, "abs": absolute},
+        np=Namespace("np", fallback=np, **names), torch=Namespace("torch", **names),
+        literal=lambda x: z3.FPVal(x, sort))
+
+
+@contextlib.contextmanager
+def _value_equality():
+    """``==`` on floating-point terms means IEEE equality (−0 = +0, NaN ≠ NaN) while a
+    law runs, as it does on real floats; z3's own ``==`` is bitwise."""
+    eq, ne = z3.FPRef.__eq__, z3.FPRef.__ne__
+    z3.FPRef.__eq__ = lambda a, b: z3.fpEQ(a, b)
+    z3.FPRef.__ne__ = lambda a, b: z3.Not(z3.fpEQ(a, b))
+    try:
+        yield
+    finally:
+        z3.FPRef.__eq__, z3.FPRef.__ne__ = eq, ne
+
+
+def _to_float(value: z3.ExprRef, fmt: str) -> float:
+    bits = z3.simplify(z3.fpToIEEEBV(value)).as_long()
+    if fmt == "float64":
+        return struct.unpack("<d", struct.pack("<Q", bits))[0]
+    if fmt == "float32":
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    halfword = np.array([bits], dtype=np.uint16)
+    if fmt == "float16":
+        return float(halfword.view(np.float16)[0])
+    return float(torch.from_numpy(halfword.view(np.int16)).view(torch.bfloat16)[0])
+
+
+def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
+                timeout_ms: int = TIMEOUT_MS) -> dict | None:
+    """``{"status": "proved"}``, ``{"status": "refuted", "values": [...]}`` (law-shaped
+    floats of the format, not yet replayed), or ``None`` when outside this prover."""
+    vars_ = law.vars_for(instance)
+    domains = [d for v in vars_ for d in v.component_domains()]
+    if len(domains) > MAX_INPUTS or any(d not in REAL_DOMAINS for d in domains):
+        return None
+    sort = z3.FPSort(*SORTS[fmt])
+    interp = _interpretation(sort)
+    facts, symbols, values = [], [], []
+    for v in vars_:
+        comps = []
+        for label, dom in zip(component_names(v), v.component_domains()):
+            x = z3.FP(label, sort)
+            facts += [z3.Not(z3.fpIsNaN(x)), z3.Not(z3.fpIsInf(x))]
+            zero = z3.FPVal(0.0, sort)
+            if dom == "positive":
+                facts.append(z3.fpGT(x, zero))
+            elif dom == "nonneg":
+                facts.append(z3.fpGEQ(x, zero))
+            elif dom == "unit":
+                facts += [z3.fpGEQ(x, zero), z3.fpLEQ(x, z3.FPVal(1.0, sort))]
+            comps.append(x)
+            symbols.append(x)
+        values.append(shape_like(v, comps))
+    try:
+        with _value_equality():
+            lhs = flatten(interp.rebind(law.lhs)(*values, **instance))
+            rhs = flatten(interp.rebind(law.rhs)(*values, **instance))
+            pre = flatten(interp.rebind(law.pre)(*values, **instance)) if law.pre else []
+            differ = []
+            for a, b in zip(lhs, rhs):
+                if not (z3.is_fp(a) and z3.is_fp(b)):
+                    return None
+                differ.append(z3.Not(z3.Or(z3.fpEQ(a, b),
+                                           z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)))))
+    except (Unsupported, z3.Z3Exception, TypeError):
+        return None
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout_ms))
+    solver.add(*facts)
+    solver.add(*[p for p in pre if isinstance(p, z3.BoolRef)])
+    if any(p is False for p in pre):
+        return None
+    solver.add(z3.Or(*differ))
+    answer = solver.check()
+    if answer == z3.unsat:
+        return {"status": "proved"}
+    if answer == z3.sat:
+        model = solver.model()
+        flat = [_to_float(model.eval(x, model_completion=True), fmt) for x in symbols]
+        out, k = [], 0
+        for v in vars_:
+            size = len(v.component_domains())
+            out.append(shape_like(v, flat[k:k + size]))
+            k += size
+        return {"status": "refuted", "values": out}
+    return None
