@@ -91,3 +91,13 @@ def test_z3_equality_branch_is_forked_not_structural():
     s = z3.Solver()
     s.add(a == b, term != 1)
     assert s.check() == z3.unsat
+
+
+def test_rebinding_never_confuses_two_functions():
+    # Freed functions' ids are reused; a cache keyed by id alone would hand back the
+    # rebound copy of a dead function.
+    interp = make_mpmath()
+    for k in range(300):
+        f = eval(f"lambda x: x + {k}")
+        assert interp.rebind(f)(mpmath.mpf(0)) == k
+        del f

@@ -77,7 +77,9 @@ class Interpretation:
         self.builtins = builtins_
         self.np = np
         self.torch = torch
-        self._cache: dict[int, Callable] = {}
+        # id(fn) -> (fn, rebound): holding fn keeps its id from being reused by
+        # another function while the entry lives.
+        self._cache: dict[int, tuple[Callable, Callable]] = {}
 
     def module_stand_in(self, module: types.ModuleType) -> Any:
         name = module.__name__
@@ -97,15 +99,16 @@ class Interpretation:
         if not isinstance(fn, types.FunctionType) or _is_library(fn):
             return fn
         key = id(fn)
-        if key in self._cache:
-            return self._cache[key]
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] is fn:
+            return cached[1]
         new_globals: dict[str, Any] = {}
         code = fn.__code__ if self.literal is None else _map_literals(fn.__code__, self.literal)
         out = types.FunctionType(code, new_globals, fn.__name__, fn.__defaults__,
                                  None if fn.__closure__ is None else
                                  tuple(types.CellType() for _ in fn.__closure__))
         out.__kwdefaults__ = fn.__kwdefaults__
-        self._cache[key] = out  # before recursing: recursive functions terminate
+        self._cache[key] = (fn, out)  # before recursing: recursive functions terminate
         new_globals.update(fn.__globals__)
         for name in _global_names(fn.__code__):
             if name in fn.__globals__:
