@@ -1,0 +1,374 @@
+"""Row-wise softmax and log-sum-exp with one streaming pass over the statistics.
+
+For each row x ∈ ℝⁿ: ``lse = log Σᵢ exp(xᵢ)`` and ``softmax = exp(x − lse)``.
+
+Law: the ``online_softmax`` combine on states (m, s) with s = Σ exp(x − m) is associative
+with identity (−∞, 0), and folding the lifted data (xᵢ, 1) gives (max x, Σ exp(x − max x))
+(laws ``online_softmax.associative``, ``.identity``, ``.homomorphism``). That licenses
+reducing each block with ``tl.reduce`` and merging blocks in a running state, so the
+statistics need one read of the row instead of two (max, then sum) — Milakov &
+Gimelshein 2018, the statistics pass of FlashAttention.
+
+Cost per row of n elements stored in b bytes: bytes moved 2·n·b (read twice) + n·b
+(write) + 4 (lse); flops ≈ 2n exponentials + 6n. Memory-bound: 3n·b is the floor for a
+softmax that also returns its normalizer.
+
+Special values: −∞ entries get probability 0. A fully masked row (every entry −∞) gives
+a softmax row of zeros and lse = −∞ (torch gives NaN there); never NaN. Inputs must be
+finite or −∞ (+∞ or NaN propagate NaN, as in torch).
+
+Error bound (fp32 accumulation, u = 2⁻²⁴; inputs are exact in fp32). Assumptions on the
+elementary functions, in ulps of the result: tl.exp is within 4 ulp (relative E = 8u) of
+exp of its rounded argument, 1.0/s within 4 ulp (E_div = 8u: a GPU's div.full is 2 ulp),
+tl.log within 4 ulp (E_log = 8u) plus an absolute A_log (2⁻²¹ on a GPU, covering
+approximate log lowerings that are only absolutely accurate near 1; 0 in the
+interpreter, which uses numpy). exp(0) = 1 is not assumed exact. Each exponent argument is rounded (the subtraction and, on a GPU, the
+product with a rounded log₂e): a relative a = (1+u)³ − 1 of the argument.
+
+  With M = max x (exact: max is exact), tᵢ = exp(xᵢ − M), S = Σ tᵢ: the term of xᵢ passes
+  through at most D merges, D = reduction depth within a block + number of blocks
+  (interpreter: tl.reduce is a sequential fold, depth BLOCK − 1; GPU: the lowering's
+  per-thread fold, warp butterfly and cross-warp tree, plus 2 spare levels). Each merge
+  multiplies it by a rescale exp (1 ± E), a product and a sum (1 ± u each). The rescale
+  arguments along its path are differences of stored maxima whose magnitudes add up to
+  |xᵢ − M| (the running maximum only grows), so their rounding changes the term by a
+  factor within e^{±a|xᵢ − M|}. Hence
+      |Ŝ − S| ≤ B_S = Σᵢ tᵢ(e^{a|xᵢ−M| + D·log((1+u)²(1+E))} − 1) + η_S,
+  with η_S = 4·lanes·2⁻¹²⁶·(1+K) for exps and products that underflow or flush to zero.
+  lse: ℓ = −log(1 − B_S/S) bounds |log Ŝ − log S|; with L = log S,
+      |lse_hat − lse| ≤ B₀ + u(|lse| + B₀)/(1 − u),  B₀ = ℓ + (E_log(|L| + ℓ) + A_log)/(1 − E_log).
+  softmax: ŷᵢ = fl(exp(fl(xᵢ − M)) · fl(1/Ŝ)), and |S/Ŝ − 1| ≤ r = B_S/(S − B_S), so
+      |ŷᵢ − yᵢ| ≤ yᵢ((1+E)(1+E_div)(1+u)(1+r)e^{a|xᵢ−M|} − 1) + 2·2⁻¹²⁶ + u_out|ŷᵢ| + η_out,
+  the last two for the cast to the output format (u_out = 0 for fp32). −∞ entries and
+  fully masked rows have bound 0: their outputs must be exactly 0 and −∞.
+All figures are evaluated in float64 on the actual inputs and rounded upward.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+from laws.associativity.combines import online_softmax
+from .spec import Case, KernelSpec, backend as current_backend, device as current_device
+
+DTYPES = ("float32", "float16", "bfloat16")
+U32 = 2.0 ** -24
+EXP_ULPS = LOG_ULPS = 4
+NEG_INF = float("-inf")
+
+
+# --------------------------------------------------------------------------- reference
+def reference(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The textbook formulation at fp32 (five passes over the row)."""
+    x32 = x.float()
+    m = x32.amax(dim=-1, keepdim=True)          # read n
+    e = torch.exp(x32 - m)                      # read n, write n
+    s = e.sum(dim=-1, keepdim=True)             # read n
+    y = (e / s).to(x.dtype)                     # read n, write n
+    return y, (m + s.log()).squeeze(-1)
+
+
+# --------------------------------------------------------------------------- kernel
+@triton.jit
+def _merge_without_rescale(a_m, a_s, b_m, b_s):
+    """Planted bug: the running sums are added without rescaling to the new maximum."""
+    return tl.maximum(a_m, b_m), a_s + b_s
+
+
+@triton.jit
+def _softmax_kernel(x_ptr, y_ptr, lse_ptr, n_cols, BLOCK: tl.constexpr,
+                    RESCALE_DROPPED: tl.constexpr, STAT_COLS_SHIFT: tl.constexpr):
+    """One program per row. RESCALE_DROPPED is False and STAT_COLS_SHIFT is 0; the other
+    values are planted bugs (a merge without the rescale; the statistics pass loading
+    one column too few)."""
+    row = tl.program_id(0).to(tl.int64)
+    x_row = x_ptr + row * n_cols
+    y_row = y_ptr + row * n_cols
+    offsets = tl.arange(0, BLOCK)
+    m = tl.full((), -float("inf"), tl.float32)
+    s = tl.full((), 0.0, tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offsets
+        inside = cols < n_cols + STAT_COLS_SHIFT
+        x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)
+        ones = tl.where(inside, 1.0, 0.0)  # padding lanes hold the identity (−∞, 0)
+        if RESCALE_DROPPED:
+            block_m, block_s = tl.reduce((x, ones), 0, _merge_without_rescale)
+            m, s = _merge_without_rescale(m, s, block_m, block_s)
+        else:
+            block_m, block_s = tl.reduce((x, ones), 0, online_softmax)
+            m, s = online_softmax(m, s, block_m, block_s)
+    safe_s = tl.where(s > 0.0, s, 1.0)  # s = 0 only in a fully masked row (m = −∞)
+    tl.store(lse_ptr + row, m + tl.log(safe_s))
+    shift = tl.where(m == -float("inf"), 0.0, m)
+    inv_s = 1.0 / safe_s
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offsets
+        inside = cols < n_cols
+        x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)
+        y = tl.exp(x - shift) * inv_s
+        tl.store(y_row + cols, y.to(y_ptr.dtype.element_ty), mask=inside)
+
+
+# --------------------------------------------------------------------------- wrapper
+def config(n_cols: int, backend: str | None = None) -> dict:
+    """Block size, warps and reduction depth the kernel uses for rows of n_cols."""
+    backend = backend or current_backend()
+    if backend == "gpu":
+        block = min(4096, max(128, triton.next_power_of_2(n_cols)))
+        warps = 4 if block <= 1024 else 8
+        per_thread = max(1, block // (32 * warps))
+        depth = (per_thread - 1) + 5 + int(math.log2(warps)) + 2
+    else:
+        block = min(64, max(16, triton.next_power_of_2(n_cols)))
+        warps = 1
+        depth = block - 1
+    blocks = triton.cdiv(n_cols, block)
+    return {"block": block, "num_warps": warps, "blocks": blocks,
+            "block_depth": depth, "depth": depth + blocks}
+
+
+def _validate(x) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"softmax: expected a torch.Tensor, got {type(x).__name__}")
+    if str(x.dtype).replace("torch.", "") not in DTYPES:
+        raise TypeError(f"softmax: dtype {x.dtype} not supported (float32, float16, bfloat16)")
+    if x.dim() < 1 or x.shape[-1] == 0:
+        raise ValueError(f"softmax: rows must have at least one element, got shape {tuple(x.shape)}")
+    if x.device.type != current_device():
+        raise ValueError(f"softmax: tensor on {x.device.type} but kernels run on {current_device()}")
+    if not x.is_contiguous():
+        raise ValueError("softmax: input must be contiguous")
+
+
+def _launch(x, rescale_dropped: bool, stat_cols_shift: int):
+    _validate(x)
+    n = x.shape[-1]
+    rows = x.numel() // n
+    y = torch.empty_like(x)
+    lse = torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
+    if rows:
+        cfg = config(n)
+        _softmax_kernel[(rows,)](x, y, lse, n, BLOCK=cfg["block"],
+                                 RESCALE_DROPPED=rescale_dropped,
+                                 STAT_COLS_SHIFT=stat_cols_shift,
+                                 num_warps=cfg["num_warps"])
+    return y, lse
+
+
+def softmax_lse(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(softmax over the last dim in x's dtype, log-sum-exp in float32)."""
+    return _launch(x, False, 0)
+
+
+# --------------------------------------------------------------------------- certification
+def _as_dtype(case: Case, dtype: str) -> torch.Tensor:
+    return case.inputs["x"].to(getattr(torch, dtype)).to(current_device()).contiguous()
+
+
+def _run(case: Case, dtype: str) -> dict:
+    y, lse = softmax_lse(_as_dtype(case, dtype))
+    return {"softmax": y, "lse": lse}
+
+
+def _planted(rescale_dropped: bool, shift: int):
+    def run(case: Case, dtype: str) -> dict:
+        y, lse = _launch(_as_dtype(case, dtype), rescale_dropped, shift)
+        return {"softmax": y, "lse": lse}
+    return run
+
+
+def _reference(case: Case, dtype: str) -> dict:
+    y, lse = reference(_as_dtype(case, dtype))
+    return {"softmax": y, "lse": lse}
+
+
+def _oracle_rows(x: torch.Tensor, prec: int):
+    import mpmath
+    ys, lses = [], []
+    with mpmath.workprec(prec):
+        for row in x.tolist():
+            finite = [mpmath.mpf(v) for v in row if v != NEG_INF]
+            if not finite:
+                lses.append(mpmath.mpf("-inf"))
+                ys.append([mpmath.mpf(0)] * len(row))
+                continue
+            m = max(finite)
+            lse = m + mpmath.log(mpmath.fsum(mpmath.exp(v - m) for v in finite))
+            lses.append(lse)
+            ys.append([mpmath.mpf(0) if v == NEG_INF else mpmath.exp(mpmath.mpf(v) - lse)
+                       for v in row])
+    return ys, lses
+
+
+def _oracle(case: Case) -> dict:
+    """mpmath at 113 bits, re-run at 177 bits to bound the oracle's own error."""
+    x = case.inputs["x"].to(torch.float64).reshape(-1, case.inputs["x"].shape[-1])
+    ys, lses = _oracle_rows(x, 113)
+    ys2, lses2 = _oracle_rows(x, 177)
+    worst = 0.0
+    for a, b in zip([v for r in ys for v in r] + lses, [v for r in ys2 for v in r] + lses2):
+        if a != b and not (math.isinf(float(a)) and a == b):
+            worst = max(worst, float(abs(a - b) / abs(b)))
+    if worst > 2.0 ** -60:  # far below the float64 rounding of the result
+        raise ArithmeticError(f"softmax oracle unstable between 113 and 177 bits ({worst:.3g})")
+    shape = case.inputs["x"].shape
+    return {
+        "softmax": torch.tensor([[float(v) for v in r] for r in ys2],
+                                dtype=torch.float64).reshape(shape),
+        "lse": torch.tensor([float(v) for v in lses2], dtype=torch.float64).reshape(shape[:-1]),
+        "_oracle": {"method": "mpmath", "bits": 113, "rerun_bits": 177,
+                    "max_relative_difference": worst},
+    }
+
+
+def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+    """|Δlse| ≤ B₀ + u(|lse| + B₀)/(1−u), B₀ = ℓ + (E_log(|log S| + ℓ) + A_log)/(1−E_log),
+    ℓ = −log(1 − B_S/S), B_S = Σ tᵢ(e^{a|xᵢ−M| + D·log((1+u)²(1+E))} − 1) + η_S;
+    |Δyᵢ| ≤ yᵢ((1+E)(1+E_div)(1+u)(1+r)e^{a|xᵢ−M|} − 1) + 2·2⁻¹²⁶ + u_out|ŷᵢ| + η_out,
+    r = B_S/(S − B_S); D = reduction depth (derivation in the module docstring)."""
+    gpu = current_backend() == "gpu"
+    u, tiny = U32, 2.0 ** -126
+    e_exp = e_div = 2 * EXP_ULPS * u
+    e_log = 2 * LOG_ULPS * u
+    a_log = 2.0 ** -21 if gpu else 0.0
+    arg = (1 + u) ** 3 - 1
+    x = case.inputs["x"].to(getattr(torch, dtype)).to(torch.float64)
+    cfg = config(x.shape[-1])
+    lanes = cfg["blocks"] * cfg["block"]
+    log_k = cfg["depth"] * (2 * math.log1p(u) + math.log1p(e_exp))
+
+    masked = torch.isneginf(x)
+    m = x.amax(dim=-1, keepdim=True)
+    dead = torch.isneginf(m)                                 # fully masked rows
+    m = torch.where(dead, torch.zeros_like(m), m)
+    gone = masked | dead
+    d = torch.where(gone, torch.zeros_like(x), x - m)        # ≤ 0
+    t = torch.where(gone, torch.zeros_like(x), torch.exp(d))
+    s = torch.where(dead, torch.ones_like(m), t.sum(dim=-1, keepdim=True) * (1 - 2.0 ** -40))
+    c = arg * d.abs() + log_k
+    term = torch.where(c < 30, t * torch.expm1(c), torch.exp(d + c))
+    term = torch.where(gone, torch.zeros_like(x), term)
+    b_s = term.sum(dim=-1, keepdim=True) * (1 + 2.0 ** -40) + 4 * lanes * tiny * (1 + math.expm1(log_k))
+    ratio = (b_s / s).clamp(max=1.0)
+    ell = -torch.log1p(-ratio)                               # ∞ when B_S ≥ S: no bound
+    big_l = torch.log(s)
+    lse = m + big_l
+    b0 = ell + (e_log * (big_l.abs() + ell) + a_log) / (1 - e_log)
+    b_lse = torch.where(dead, torch.zeros_like(b0), b0 + u * (lse.abs() + b0) / (1 - u))
+
+    r = ratio / (1 - ratio)
+    y = t / s
+    growth = math.log1p(e_exp) + math.log1p(e_div) + math.log1p(u) + torch.log1p(r)
+    y_err = y * torch.expm1(growth + arg * d.abs()) + 2 * tiny
+    if dtype != "float32":
+        u_out = 2.0 ** -11 if dtype == "float16" else 2.0 ** -8
+        eta_out = 2.0 ** -25 if dtype == "float16" else 2.0 ** -134
+        y_hat = outputs["softmax"].detach().cpu().to(torch.float64).abs()
+        y_err = y_err + u_out * y_hat + eta_out
+    y_err = torch.where(gone, torch.zeros_like(y_err), y_err)
+    return {"softmax": _round_up(y_err), "lse": _round_up(b_lse.squeeze(-1)),
+            "_formula": inspect.getdoc(_bound)}
+
+
+def _round_up(x: torch.Tensor) -> torch.Tensor:
+    """Enlarged to cover the float64 evaluation of the bound; an exact zero stays zero."""
+    up = torch.nextafter(x * (1 + 2.0 ** -30), torch.full_like(x, math.inf))
+    return torch.where(x == 0, x, up)
+
+
+# --------------------------------------------------------------------------- cases
+def _representable(x: np.ndarray) -> torch.Tensor:
+    """Values exact in bfloat16, float16 and float32 (bf16 first, then fp16's range)."""
+    t = torch.from_numpy(np.asarray(x, dtype=np.float64))
+    finite = torch.isfinite(t)
+    r = t.clamp(-60000.0, 60000.0).to(torch.bfloat16).to(torch.float16).to(torch.float64)
+    return torch.where(finite, r, t)
+
+
+def _cases(seed: int, backend: str) -> list[Case]:
+    rng = np.random.default_rng(seed)
+
+    def case(name, x, *classes):
+        x = _representable(x)
+        return Case(name, {"x": x}, {"n": x.shape[-1], "classes": classes})
+
+    gpu = backend == "gpu"
+    long_n = 30000 if gpu else 1000
+    masked = rng.normal(0, 4, (4, long_n))
+    masked[rng.random((4, long_n)) < 0.5] = -np.inf
+    masked[1, :] = -np.inf                       # fully masked row
+    masked[2, :-1] = -np.inf                     # only the last entry survives
+    masked[3, : long_n // 2] = -np.inf
+    ramp_n = 8192 if gpu else 200
+    ramp = np.stack([np.linspace(-20, 20, ramp_n), np.linspace(20, -20, ramp_n)])
+    out = [
+        case("rows=4 n=1", rng.normal(0, 3, (4, 1)), "length-1"),
+        case("rows=3 n=7", rng.normal(0, 3, (3, 7)), "non-multiple-of-block"),
+        case("rows=3 n=64", rng.normal(0, 1, (3, 64)), "block-multiple"),
+        case("rows=3 n=257", rng.normal(0, 5, (3, 257)), "multi-block",
+             "non-multiple-of-block"),
+        case(f"rows=4 n={long_n} -inf masks", masked, "-inf-mask", "fully-masked-row",
+             "multi-block"),
+        case("rows=3 n=300 huge range", rng.normal(0, 2e4, (3, 300)), "huge-dynamic-range"),
+        case(f"rows=2 n={ramp_n} ascending/descending", ramp, "rescale-every-block",
+             "multi-block"),
+        case("rows=2 n=100 ties", np.stack([np.full(100, 7.0), np.full(100, -3.5)]),
+             "ties"),
+    ]
+    if gpu:
+        out.append(case("rows=64 n=4096", rng.normal(0, 2, (64, 4096)), "random"))
+    return out
+
+
+def _algorithm(backend: str) -> dict:
+    sample = {n: config(n, backend) for n in (1, 7, 257, 1000, 30000)}
+    within = ("tl.reduce over (x, 1) lanes with online_softmax: "
+              + ("a sequential left fold (Triton interpreter)" if backend != "gpu" else
+                 "per-thread fold, warp butterfly, cross-warp tree"))
+    return {"grid": "one program per row", "within_block": within,
+            "across_blocks": "left fold of block states from the identity (−∞, 0)",
+            "passes": "statistics (one read), then normalize (one read, one write)",
+            "configs": sample}
+
+
+def _precision(dtype: str) -> dict:
+    return {"in": dtype, "accumulate": "float32", "out": f"{dtype} (softmax), float32 (lse)"}
+
+
+def _bench(backend: str) -> dict:
+    rows, n = (4096, 4096) if backend == "gpu" else (64, 1024)
+    x = torch.randn(rows, n, device=current_device(), dtype=torch.float32)
+    return {
+        "shape": f"{rows}×{n} float32",
+        "bytes": 3 * x.numel() * x.element_size() + 4 * rows,
+        "flops": 8 * x.numel(),
+        "kernel": (lambda: softmax_lse(x)) if backend == "gpu" else None,
+        "peer": lambda: (torch.softmax(x, dim=-1), torch.logsumexp(x, dim=-1)),
+        "reference": lambda: reference(x),
+    }
+
+
+KERNEL = KernelSpec(
+    name="softmax",
+    laws=("online_softmax.associative", "online_softmax.identity",
+          "online_softmax.homomorphism"),
+    summary="row-wise softmax and log-sum-exp, statistics in one streaming pass",
+    combine=online_softmax,
+    dtypes=DTYPES,
+    run=_run,
+    oracle=_oracle,
+    bound=_bound,
+    cases=_cases,
+    algorithm=_algorithm,
+    precision=_precision,
+    planted={"rescale_dropped": _planted(True, 0),
+             "mask_off_by_one": _planted(False, -1)},
+    reference=_reference,
+    bench=_bench,
+)

@@ -1,0 +1,294 @@
+"""The certifier on hand-made specs: ρ arithmetic, kernels that must fail (zeros, NaN,
+wrong indices, crashes), certificate keys, atomic writes, stale detection, and the
+command's exit codes and JSON document."""
+import json
+import math
+import shutil
+import types
+
+import pytest
+import torch
+
+import impls
+from impls.spec import Case, KernelSpec, backend as running_backend
+from verify import bounds, certify as cert_mod
+from verify.certify import (BF16_NOTE, compare_exact, compare_float, certify, cmd_certify,
+                            planted_results, stale_certificates, write_certificate)
+
+BACKEND = running_backend()
+
+
+# --------------------------------------------------------------------------- a hand-made spec
+def _cases(seed, backend):
+    g = torch.Generator().manual_seed(seed)
+    xs = [torch.randn(3, n, generator=g, dtype=torch.float64)
+          * 10.0 ** (8 * torch.rand(3, n, generator=g, dtype=torch.float64) - 4)
+          for n in (1, 10, 100)]
+    # float16-representable master copies, so the oracle describes what the kernel sees
+    return [Case(f"rows=3 n={x.shape[1]}", {"x": x.half().double()},
+                 {"n": x.shape[1], "classes": ("random",)}) for x in xs]
+
+
+def _run(case, dtype):
+    x = case.inputs["x"].to(getattr(torch, dtype)).float()
+    return {"s": x.sum(dim=1), "argmax": x.argmax(dim=1)}
+
+
+def _oracle(case):
+    rows = case.inputs["x"].tolist()
+    return {"s": torch.tensor([math.fsum(r) for r in rows], dtype=torch.float64),
+            "argmax": torch.tensor([max(range(len(r)), key=r.__getitem__) for r in rows])}
+
+
+def _bound(case, dtype, outputs):
+    """γ_{n−1} Σ|xᵢ| for the fp32 row sum, any order."""
+    x = case.inputs["x"]
+    return {"s": bounds.dot_bound(x, torch.ones_like(x), bounds.unit_roundoff("float32"))}
+
+
+def make_spec(run=_run, name="rowsum", laws=(), **kw):
+    return KernelSpec(
+        name=name, laws=laws, summary="row sums and argmax (a test double)", combine=None,
+        dtypes=("float32", "float16", "bfloat16"), run=run, oracle=_oracle, bound=_bound,
+        cases=_cases, algorithm=lambda b: {"order": "torch's"},
+        precision=lambda d: {"in": d, "accumulate": "float32", "out": "float32"},
+        exact_outputs=("argmax",),
+        reference=lambda c, d: _run(c, d), **kw)
+
+
+def _zeros(case, dtype):
+    out = _run(case, dtype)
+    return {"s": torch.zeros_like(out["s"]), "argmax": out["argmax"]}
+
+
+def _nan_once(case, dtype):
+    out = _run(case, dtype)
+    out["s"][0] = math.nan
+    return out
+
+
+def _wrong_index(case, dtype):
+    out = _run(case, dtype)
+    return {"s": out["s"], "argmax": out["argmax"] + 1}
+
+
+def _crash(case, dtype):
+    raise RuntimeError("kernel exploded")
+
+
+def _sloppy(case, dtype):  # off by 1e-3 relative: far beyond γₙ for fp32
+    out = _run(case, dtype)
+    return {"s": out["s"] * (1 + 1e-3), "argmax": out["argmax"]}
+
+
+# --------------------------------------------------------------------------- ρ arithmetic
+def test_rho_is_the_largest_error_over_bound():
+    r = compare_float(torch.tensor([1.0, 2.0, 5.0]), torch.tensor([1.0, 2.5, 4.0]),
+                      torch.tensor([0.0, 1.0, 4.0]))
+    assert r["rho"] == pytest.approx(0.5)
+    assert r["max_error"] == pytest.approx(1.0)
+    assert r["ok"]
+
+
+def test_zero_over_zero_counts_as_zero_and_error_over_zero_is_infinite():
+    assert compare_float(torch.tensor([3.0]), torch.tensor([3.0]), 0.0)["rho"] == 0.0
+    r = compare_float(torch.tensor([3.0]), torch.tensor([3.5]), 0.0)
+    assert r["rho"] == math.inf and not r["ok"]
+
+
+def test_special_values():
+    inf = math.inf
+    same = compare_float(torch.tensor([-inf, inf, math.nan]), torch.tensor([-inf, inf, math.nan]), 0.0)
+    assert same["rho"] == 0.0 and same["ok"]
+    nan_out = compare_float(torch.tensor([math.nan]), torch.tensor([1.0]), torch.tensor([1e9]))
+    assert not nan_out["ok"] and nan_out["nan_mismatches"] == 1
+    nan_missing = compare_float(torch.tensor([1.0]), torch.tensor([math.nan]), torch.tensor([1e9]))
+    assert not nan_missing["ok"]
+    wrong_inf = compare_float(torch.tensor([-inf]), torch.tensor([0.0]), torch.tensor([1e9]))
+    assert wrong_inf["rho"] == inf
+
+
+def test_bad_bounds_and_shapes_fail():
+    assert not compare_float(torch.ones(2), torch.ones(2), torch.tensor([1.0, math.nan]))["ok"]
+    assert not compare_float(torch.ones(2), torch.ones(2), torch.tensor([1.0, -1.0]))["ok"]
+    assert not compare_float(torch.ones(3), torch.ones(2), 1.0)["ok"]
+    assert not compare_exact(torch.tensor([1, 2]), torch.tensor([1, 3]))["ok"]
+    assert compare_exact(torch.tensor([1, 2], dtype=torch.int32), torch.tensor([1, 2]))["ok"]
+
+
+# --------------------------------------------------------------------------- certify
+def test_a_correct_kernel_passes_with_every_key():
+    c = certify(make_spec(), BACKEND, seed=3)
+    for key in ("kernel", "laws", "backend", "device", "dtypes", "algorithm", "bound",
+                "max_error", "rho", "expected", "naive_ratio", "cases", "seed", "versions",
+                "source_hash", "pass", "notes", "per_dtype"):
+        assert key in c, key
+    assert c["pass"] and 0 < c["rho"] <= 1
+    assert c["seed"] == 3 and c["cases"]["count"] == 3 and c["cases"]["coverage"] == ["random"]
+    assert set(c["versions"]) >= {"python", "torch", "triton", "z3"}
+    assert c["bound"]["formula"].startswith("γ_{n−1}")
+    assert c["naive_ratio"] == pytest.approx(1.0)
+    json.loads(cert_mod.to_json(c))  # strict JSON
+
+
+@pytest.mark.skipif(BACKEND != "triton-interpreter", reason="interpreter behaviour")
+def test_bf16_is_skipped_on_the_interpreter_and_says_so():
+    c = certify(make_spec(), BACKEND)
+    assert c["dtypes"]["bfloat16"]["status"] == "skipped"
+    assert BF16_NOTE in c["notes"] and "bfloat16" not in c["per_dtype"]
+    assert c["device"]["text"] == "cpu (Triton interpreter)"
+
+
+@pytest.mark.parametrize("run", [_zeros, _nan_once, _wrong_index, _crash, _sloppy],
+                         ids=["zeros", "nan", "wrong-index", "crash", "sloppy"])
+def test_broken_kernels_fail(run):
+    c = certify(make_spec(run=run), BACKEND)
+    assert c["pass"] is False
+
+
+def test_zeros_kernel_fails_by_rho_not_by_accident():
+    c = certify(make_spec(run=_zeros), BACKEND, dtypes=["float32"])
+    assert c["rho"] > 1 and c["per_dtype"]["float32"]["pass"] is False
+
+
+def test_planted_variants_each_fail():
+    spec = make_spec(planted={"zeros": _zeros, "nan": _nan_once})
+    results = planted_results(spec, BACKEND)
+    assert set(results) == {"zeros", "nan"}
+    assert all(r["pass"] is False and r["planted"] == name for name, r in results.items())
+
+
+def test_missing_laws_fail_only_when_strict():
+    spec = make_spec(laws=("no_such.law",))
+    loose = certify(spec, BACKEND, dtypes=["float32"])
+    assert loose["laws"]["no_such.law"] == {"verdict": "missing", "ok": False,
+                                            "detail": "not in laws.REGISTRY"}
+    assert loose["pass"] is True
+    assert certify(spec, BACKEND, dtypes=["float32"], strict=True)["pass"] is False
+
+
+def test_a_refuted_law_fails_the_certificate(monkeypatch):
+    from laws import REGISTRY
+    law_id = REGISTRY.ids()[0]
+    monkeypatch.setattr(cert_mod, "_LAW_VERDICTS", {law_id: {"verdict": "refuted", "ok": False}})
+    c = certify(make_spec(laws=(law_id,)), BACKEND, dtypes=["float32"])
+    assert c["laws"][law_id]["verdict"] == "refuted" and c["pass"] is False
+
+
+def test_unrepresentable_inputs_are_reported():
+    def cases(seed, backend):
+        return [Case("thirds", {"x": torch.full((1, 4), 1 / 3, dtype=torch.float64)})]
+    c = certify(_with(make_spec(), cases=cases), BACKEND, dtypes=["float16"])
+    assert c["per_dtype"]["float16"]["cases"][0]["inputs_rounded"] == ["x"]
+
+
+def _with(spec, **changes):
+    import dataclasses
+    return dataclasses.replace(spec, **changes)
+
+
+def test_cases_limited_to_some_dtypes_are_skipped_for_others():
+    def cases(seed, backend):
+        return _cases(seed, backend)[:1] + [
+            Case("fp32 only", {"x": torch.ones(1, 3, dtype=torch.float64)},
+                 {"dtypes": ("float32",)})]
+    c = certify(_with(make_spec(), cases=cases), BACKEND, dtypes=["float32", "float16"])
+    assert c["per_dtype"]["float16"]["skipped_cases"] == ["fp32 only"]
+    assert len(c["per_dtype"]["float32"]["cases"]) == 2
+
+
+def test_unknown_dtype_and_wrong_backend_are_bad_input():
+    with pytest.raises(cert_mod.BadInput):
+        certify(make_spec(), BACKEND, dtypes=["int4"])
+    other = "gpu" if BACKEND != "gpu" else "triton-interpreter"
+    with pytest.raises(cert_mod.BadInput):
+        certify(make_spec(), other)
+
+
+# --------------------------------------------------------------------------- files
+def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
+    c = certify(make_spec(), BACKEND, dtypes=["float32"])
+    path = write_certificate(c, tmp_path)
+    assert path.name == f"rowsum.{BACKEND}.json"
+    assert json.loads(path.read_text())["source_hash"] == c["source_hash"]
+    before = path.read_text()
+
+    def failing_replace(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(cert_mod.os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        write_certificate({**c, "rho": 0.123}, tmp_path)
+    assert path.read_text() == before            # the old certificate is intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_stale_detection_after_editing_a_source(tmp_path):
+    source = tmp_path / "kernel_copy.py"
+    shutil.copy(impls.spec.__file__, source)
+    spec = make_spec(sources=(str(source),))
+    c = certify(spec, BACKEND, dtypes=["float32"])
+    assert str(source) in [f["path"] for f in c["sources"]]
+    out = tmp_path / "certs"
+    write_certificate(c, out)
+    assert stale_certificates(out) == []
+    source.write_text(source.read_text() + "\n# edited\n")
+    stale = stale_certificates(out)
+    assert len(stale) == 1 and stale[0]["kernel"] == "rowsum"
+    assert "changed" in stale[0]["reason"] and str(source) in stale[0]["reason"]
+    source.unlink()
+    assert "missing" in stale_certificates(out)[0]["reason"]
+    (out / "junk.json").write_text("{not json")
+    assert any(s["path"].endswith("junk.json") for s in stale_certificates(out))
+
+
+# --------------------------------------------------------------------------- command
+@pytest.fixture
+def fake_kernels(monkeypatch):
+    specs = {"good": make_spec(name="good", planted={"zeros": _zeros}),
+             "bad": make_spec(name="bad", run=_zeros)}
+    monkeypatch.setattr(impls, "kernel_names", lambda: sorted(specs))
+    monkeypatch.setattr(impls, "load", lambda name: specs[name])
+    return specs
+
+
+def _args(tmp_path, *kernels, **kw):
+    base = dict(kernels=list(kernels), backend="auto", out=str(tmp_path), json=False, seed=0)
+    base.update(kw)
+    return types.SimpleNamespace(**base)
+
+
+def test_cmd_certify_exit_codes(fake_kernels, tmp_path, capsys):
+    assert cmd_certify(_args(tmp_path, "good")) == 0
+    assert (tmp_path / f"good.{BACKEND}.json").exists()
+    assert cmd_certify(_args(tmp_path, "good", "bad")) == 1
+    capsys.readouterr()
+    assert cmd_certify(_args(tmp_path, "nope")) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: unknown kernel") and "\n" not in err
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
+def test_cmd_certify_gpu_without_cuda_is_bad_input(fake_kernels, tmp_path, capsys):
+    assert cmd_certify(_args(tmp_path, "good", backend="gpu")) == 2
+    assert "\n" not in capsys.readouterr().err.strip()
+
+
+def test_cmd_certify_json_is_one_document(fake_kernels, tmp_path, capsys):
+    code = cmd_certify(_args(tmp_path, json=True))
+    out = capsys.readouterr().out
+    doc = json.loads(out)  # the whole of stdout parses as one document
+    assert code == 1
+    assert set(doc) == {"certificates", "summary"}
+    assert [c["kernel"] for c in doc["certificates"]] == ["bad", "good"]
+    assert doc["summary"]["failed"] == ["bad"]
+    good = doc["certificates"][1]
+    assert good["pass"] is True and good["planted"]["zeros"]["caught"] is True
+
+
+def test_cmd_certify_fails_a_kernel_whose_planted_bug_passes(monkeypatch, tmp_path, capsys):
+    spec = make_spec(name="weak", planted={"not_a_bug": _run})
+    monkeypatch.setattr(impls, "kernel_names", lambda: ["weak"])
+    monkeypatch.setattr(impls, "load", lambda name: spec)
+    assert cmd_certify(_args(tmp_path, "weak", json=True)) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["certificates"][0]["planted"]["not_a_bug"]["caught"] is False

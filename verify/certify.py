@@ -1,0 +1,753 @@
+"""Certify a kernel against its laws: run it on adversarial cases, compare with an exact
+oracle, divide the error by a rigorous bound componentwise, and write the verdict as a
+certificate file.
+
+A case passes when ρ = max(error / bound) ≤ 1 over every float output (0/0 counts as
+0; an error over a zero bound is ρ = ∞), every output in ``spec.exact_outputs`` equals
+the oracle exactly, and no output is NaN where the oracle is not. A certificate passes
+when every case of every certified dtype passes and every law it names that is in the
+catalog is ok. bfloat16 is certified only on a GPU: Triton's interpreter computes bf16
+wrongly, so the interpreter's certificate skips it and says so.
+
+Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
+whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
+``_oracle`` in the oracle describes its precision) and are recorded, not compared;
+``case.params["classes"]`` lists the adversarial classes a case covers;
+``case.params["n"]`` is the reduction length used for the expected error level;
+``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
+case whose numbers only fp32 can hold), and the certificate lists the skips.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+import json
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import torch
+
+from .bounds import expected_level, format_name, unit_roundoff
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+GPU, INTERPRETER = "gpu", "triton-interpreter"
+BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
+             "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
+_LAW_VERDICTS: dict[str, dict] = {}
+
+
+class BadInput(Exception):
+    """A request the certifier cannot serve (exit status 2)."""
+
+
+# --------------------------------------------------------------------------- environment
+def normalize_backend(name: str) -> str:
+    if name in (GPU, "cuda"):
+        return GPU
+    if name in (INTERPRETER, "interpreter", "cpu"):
+        return INTERPRETER
+    raise BadInput(f"unknown backend {name!r} (use gpu or triton-interpreter)")
+
+
+def device_description(backend: str) -> dict:
+    if backend == GPU and torch.cuda.is_available():
+        major, minor = torch.cuda.get_device_capability()
+        name = torch.cuda.get_device_name()
+        return {"name": name, "capability": f"{major}.{minor}",
+                "text": f"{name} (sm_{major}{minor})"}
+    return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)"}
+
+
+def versions() -> dict:
+    out = {"python": platform.python_version(), "torch": torch.__version__}
+    try:
+        import triton
+        out["triton"] = triton.__version__
+    except ImportError:
+        out["triton"] = None
+    try:
+        import z3
+        out["z3"] = z3.get_version_string()
+    except ImportError:
+        out["z3"] = None
+    try:
+        import mpmath
+        out["mpmath"] = mpmath.__version__
+    except ImportError:
+        out["mpmath"] = None
+    return out
+
+
+# --------------------------------------------------------------------------- laws
+def law_verdicts(law_ids: Iterable[str]) -> dict[str, dict]:
+    """{law_id: {"verdict", "ok"}} from the checker; cached per process."""
+    from laws import REGISTRY
+    out = {}
+    for law_id in law_ids:
+        if law_id not in REGISTRY:
+            out[law_id] = {"verdict": "missing", "ok": False,
+                           "detail": "not in laws.REGISTRY"}
+            continue
+        if law_id not in _LAW_VERDICTS:
+            _LAW_VERDICTS[law_id] = _check_one(REGISTRY[law_id])
+        out[law_id] = _LAW_VERDICTS[law_id]
+    return out
+
+
+def _check_one(law) -> dict:
+    try:
+        from .check import check_law
+    except ImportError as exc:
+        return {"verdict": "unchecked", "ok": False, "detail": f"checker unavailable: {exc}"}
+    try:
+        result = check_law(law, floats=False)
+    except Exception as exc:  # a checker crash is a verdict, not a certifier crash
+        return {"verdict": "error", "ok": False, "detail": f"{type(exc).__name__}: {exc}"}
+    return {"verdict": result.get("verdict"), "ok": bool(result.get("ok"))}
+
+
+def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
+    for verdict in verdicts.values():
+        absent = verdict["verdict"] in ("missing", "unchecked")
+        if not verdict["ok"] and (strict or not absent):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- sources
+def _functions_reached(fn: Any, seen: set[int]) -> list[types.FunctionType]:
+    """``fn`` and the functions held in its closure cells, recursively."""
+    while hasattr(fn, "fn") and callable(fn.fn):
+        fn = fn.fn
+    if not isinstance(fn, types.FunctionType) or id(fn) in seen:
+        return []
+    seen.add(id(fn))
+    found = [fn]
+    for cell in fn.__closure__ or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        for v in values:
+            if callable(v):
+                found += _functions_reached(v, seen)
+    return found
+
+
+def _source_file(obj: Any) -> str | None:
+    try:
+        path = inspect.getsourcefile(obj)
+    except TypeError:
+        return None
+    return str(Path(path).resolve()) if path else None
+
+
+def source_files(spec) -> list[str]:
+    """The kernel module, the sources of its laws (sides, combine and the functions they
+    close over), its combine, and ``spec.sources``; repo-relative where possible."""
+    files: set[str] = set()
+    module = sys.modules.get(f"impls.{spec.name}") or inspect.getmodule(spec.run)
+    for obj in (module, spec.combine):
+        for fn in ([obj] if isinstance(obj, types.ModuleType) else _functions_reached(obj, set())):
+            path = _source_file(fn)
+            if path:
+                files.add(path)
+    try:
+        from laws import REGISTRY
+    except ImportError:
+        REGISTRY = None
+    for law_id in spec.laws:
+        if REGISTRY is None or law_id not in REGISTRY:
+            continue
+        law = REGISTRY[law_id]
+        seen: set[int] = set()
+        for part in (law.lhs, law.rhs, law.combine, law.pre, law.error_bound):
+            for fn in _functions_reached(part, seen):
+                path = _source_file(fn)
+                if path:
+                    files.add(path)
+    for extra in spec.sources:
+        p = Path(extra)
+        files.add(str((p if p.is_absolute() else REPO_ROOT / p).resolve()))
+    return sorted(_display_path(f) for f in files)
+
+
+def _display_path(path: str) -> str:
+    p = Path(path)
+    try:
+        return p.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def _resolve(path: str, root: Path) -> Path:
+    p = Path(path)
+    return p if p.is_absolute() else root / p
+
+
+def _file_sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def hash_sources(paths: Iterable[str], root: Path = REPO_ROOT) -> dict:
+    """{"sha256": combined, "files": [{"path", "sha256"}]}; a missing file hashes None."""
+    entries = [{"path": p, "sha256": _file_sha(_resolve(p, root))} for p in sorted(paths)]
+    combined = hashlib.sha256(
+        "\n".join(f"{e['path']}:{e['sha256']}" for e in entries).encode()).hexdigest()
+    return {"sha256": combined, "files": entries}
+
+
+# --------------------------------------------------------------------------- comparing
+def _as_cpu64(value: Any) -> torch.Tensor:
+    t = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
+    return t.detach().to("cpu", torch.float64)
+
+
+def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
+    """Componentwise error and ρ of one float output; see the module docstring."""
+    o, r = _as_cpu64(out), _as_cpu64(oracle)
+    if o.shape != r.shape:
+        return {"ok": False, "rho": math.inf, "max_error": math.inf, "max_bound": None,
+                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
+    b = torch.broadcast_to(_as_cpu64(bound), r.shape)
+    if bool(torch.isnan(b).any()) or bool((b < 0).any()):
+        return {"ok": False, "rho": math.inf, "max_error": None, "max_bound": None,
+                "problem": "bound is NaN or negative"}
+    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
+    same = (o == r) | (o_nan & r_nan)
+    err = torch.where(same, torch.zeros_like(o), (o - r).abs())
+    nan_mismatch = o_nan ^ r_nan
+    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
+    ratio = torch.where(err == 0, torch.zeros_like(err),
+                        torch.where(torch.isinf(err) | (b == 0),
+                                    torch.full_like(err, math.inf), err / b))
+    rho = float(ratio.max()) if ratio.numel() else 0.0
+    finite_r = torch.isfinite(r) & (r != 0)
+    rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
+    worst = int(ratio.flatten().argmax()) if ratio.numel() else None
+    finite_b = b[torch.isfinite(b)]
+    return {
+        "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
+        "rho": rho,
+        "max_error": float(err.max()) if err.numel() else 0.0,
+        "max_bound": float(finite_b.max()) if finite_b.numel() else None,
+        "max_relative_error": float(rel.max()) if rel.numel() else 0.0,
+        "nan_mismatches": int(nan_mismatch.sum()),
+        "worst_index": (list(torch.unravel_index(torch.tensor(worst), r.shape))
+                        if worst is not None and r.dim() else None),
+        "elements": r.numel(),
+    }
+
+
+def compare_exact(out: Any, oracle: Any) -> dict:
+    o = out if isinstance(out, torch.Tensor) else torch.as_tensor(out)
+    r = oracle if isinstance(oracle, torch.Tensor) else torch.as_tensor(oracle)
+    o, r = o.detach().cpu(), r.detach().cpu()
+    if o.shape != r.shape:
+        return {"ok": False, "mismatches": None,
+                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
+    if o.is_floating_point() or r.is_floating_point():
+        o64, r64 = o.to(torch.float64), r.to(torch.float64)
+        equal = (o64 == r64) | (torch.isnan(o64) & torch.isnan(r64))
+    else:
+        equal = o.to(torch.int64) == r.to(torch.int64)
+    mismatches = int((~equal).sum())
+    return {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
+
+
+def _outputs(d: Mapping[str, Any]) -> dict:
+    return {k: v for k, v in d.items() if not k.startswith("_")}
+
+
+def _meta(d: Mapping[str, Any]) -> dict:
+    return {k: v for k, v in d.items() if k.startswith("_")}
+
+
+def _reduction_length(case) -> int:
+    n = case.params.get("n") if hasattr(case, "params") else None
+    if isinstance(n, int):
+        return n
+    sizes = [v.shape[-1] for v in case.inputs.values()
+             if isinstance(v, torch.Tensor) and v.dim()]
+    return max(sizes, default=1)
+
+
+# --------------------------------------------------------------------------- certify
+def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
+            strict: bool = False, check_laws: bool = True) -> dict:
+    """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
+
+    ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
+    checker yet) fail the certificate only when ``strict``; ``check_laws=False`` skips
+    the law checker and judges the numbers alone (planted variants, kernel tests)."""
+    from impls.spec import backend as running_backend
+    backend = normalize_backend(backend)
+    if backend != running_backend():
+        raise BadInput(f"backend {backend} requested but kernels run on {running_backend()}")
+    started = time.perf_counter()
+    notes: list[str] = []
+    chosen = list(spec.dtypes) if dtypes is None else [d for d in dtypes]
+    unknown = [d for d in chosen if d not in spec.dtypes]
+    if unknown:
+        raise BadInput(f"{spec.name} does not support dtype(s) {', '.join(unknown)}")
+
+    cases = list(spec.cases(seed, backend))
+    oracles: dict[int, dict] = {}
+    oracle_meta: dict[str, Any] = {}
+    per_dtype: dict[str, dict] = {}
+    dtype_info: dict[str, dict] = {}
+    formula = None
+    for dtype in chosen:
+        info = dict(spec.precision(dtype))
+        if dtype == "bfloat16" and backend == INTERPRETER:
+            dtype_info[dtype] = {**info, "status": "skipped", "reason": BF16_NOTE}
+            notes.append(BF16_NOTE)
+            continue
+        dtype_info[dtype] = {**info, "status": "certified"}
+        result = _certify_dtype(spec, dtype, cases, oracles, oracle_meta, info)
+        per_dtype[dtype] = result
+        formula = formula or result.pop("formula", None)
+        result.pop("formula", None)
+
+    if not cases:
+        notes.append("the kernel supplied no cases: nothing was certified")
+    if not per_dtype:
+        notes.append("no dtype was certified on this backend")
+    laws = law_verdicts(spec.laws) if check_laws else {
+        law_id: {"verdict": "not checked", "ok": False} for law_id in spec.laws}
+    if check_laws and not strict:
+        absent = [k for k, v in laws.items() if v["verdict"] in ("missing", "unchecked")]
+        if absent:
+            notes.append("laws not yet checkable (ignored unless strict): " + ", ".join(absent))
+    numbers_pass = bool(per_dtype) and bool(cases) and all(
+        r["pass"] for r in per_dtype.values())
+    passed = numbers_pass and (not check_laws or _laws_pass(laws, strict))
+
+    files = source_files(spec)
+    hashed = hash_sources(files)
+    rhos = [r["rho"] for r in per_dtype.values()]
+    errors = [r["max_error"] for r in per_dtype.values() if r["max_error"] is not None]
+    bounds = [r["max_bound"] for r in per_dtype.values() if r["max_bound"] is not None]
+    ratios = [r["naive_ratio"] for r in per_dtype.values() if r["naive_ratio"] is not None]
+    coverage = sorted({c for case in cases for c in case.params.get("classes", ())})
+    return {
+        "kernel": spec.name,
+        "summary": spec.summary,
+        "laws": laws,
+        "backend": backend,
+        "device": device_description(backend),
+        "dtypes": dtype_info,
+        "algorithm": spec.algorithm(backend),
+        "bound": {"formula": formula or _doc(spec.bound),
+                  "max": max(bounds) if bounds else None},
+        "max_error": max(errors) if errors else None,
+        "rho": max(rhos) if rhos else None,
+        "expected": {d: r["expected"] for d, r in per_dtype.items()},
+        "naive_ratio": max(ratios) if ratios else None,
+        "cases": {"count": len(cases), "names": [c.name for c in cases],
+                  "coverage": coverage},
+        "oracle": oracle_meta.get("oracle", oracle_meta) or None,
+        "seed": seed,
+        "versions": versions(),
+        "source_hash": hashed["sha256"],
+        "sources": hashed["files"],
+        "pass": passed,
+        "notes": notes,
+        "per_dtype": per_dtype,
+        "elapsed_s": round(time.perf_counter() - started, 3),
+    }
+
+
+def _doc(fn) -> str | None:
+    doc = inspect.getdoc(fn)
+    return doc.split("\n\n")[0] if doc else None
+
+
+def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
+                   info: Mapping[str, Any]) -> dict:
+    records, formula = [], None
+    worst_kernel: dict[str, float] = {}
+    worst_naive: dict[str, float] = {}
+    n_max = 1
+    skipped = []
+    for index, case in enumerate(cases):
+        only = case.params.get("dtypes")
+        if only is not None and dtype not in only:
+            skipped.append(case.name)
+            continue
+        record: dict[str, Any] = {"name": case.name, "outputs": {}}
+        try:
+            if index not in oracles:
+                oracle = spec.oracle(case)
+                oracles[index] = _outputs(oracle)
+                _merge_meta(oracle_meta, _meta(oracle))
+            oracle = oracles[index]
+            outputs = spec.run(case, dtype)
+            bound = spec.bound(case, dtype, outputs)
+        except Exception as exc:  # a crash fails the case; it does not stop the others
+            record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
+            records.append(record)
+            continue
+        formula = formula or bound.get("_formula")
+        n_max = max(n_max, _reduction_length(case))
+        rounded = _inputs_not_representable(case, dtype)
+        if rounded:
+            record["inputs_rounded"] = rounded
+        ok = True
+        for key, reference in oracle.items():
+            if key not in outputs:
+                record["outputs"][key] = {"ok": False, "problem": "output missing"}
+                ok = False
+                continue
+            if key in spec.exact_outputs:
+                cmp = compare_exact(outputs[key], reference)
+            elif key not in bound:
+                cmp = {"ok": False, "rho": math.inf, "problem": "no bound for this output"}
+            else:
+                cmp = compare_float(outputs[key], reference, bound[key])
+                if cmp.get("max_error") is not None:
+                    worst_kernel[key] = max(worst_kernel.get(key, 0.0), cmp["max_error"])
+            record["outputs"][key] = cmp
+            ok = ok and cmp["ok"]
+        if spec.reference is not None:
+            _naive_errors(spec, case, dtype, oracle, worst_naive, record)
+        record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
+                            default=0.0)
+        record["pass"] = ok
+        records.append(record)
+    rhos = [r["rho"] for r in records]
+    errors = [c["max_error"] for r in records for c in r["outputs"].values()
+              if c.get("max_error") is not None]
+    bounds = [c["max_bound"] for r in records for c in r["outputs"].values()
+              if c.get("max_bound") is not None]
+    rels = [c["max_relative_error"] for r in records for c in r["outputs"].values()
+            if c.get("max_relative_error") is not None]
+    u = _accumulate_roundoff(info)
+    return {
+        "pass": bool(records) and all(r["pass"] for r in records),
+        "rho": max(rhos, default=0.0),
+        "max_error": max(errors, default=None),
+        "max_bound": max(bounds, default=None),
+        "expected": {"formula": "λ·√n·u_accumulate with λ = 1 (a yardstick, not a bound)",
+                     "n": n_max, "u": u,
+                     "level": expected_level(n_max, u) if u is not None else None,
+                     "max_relative_error": max(rels, default=None)},
+        "naive_ratio": _naive_ratio(worst_kernel, worst_naive),
+        "naive_errors": worst_naive or None,
+        "cases": records,
+        "skipped_cases": skipped,
+        "formula": formula,
+    }
+
+
+def _inputs_not_representable(case, dtype: str) -> list[str]:
+    """Float inputs that change when stored in ``dtype``: the oracle (which sees the
+    master copies) then describes other numbers, and the bound must cover the rounding."""
+    try:
+        torch_dtype = getattr(torch, format_name(dtype))
+    except (ValueError, AttributeError):
+        return []
+    names = []
+    for name, value in case.inputs.items():
+        if isinstance(value, torch.Tensor) and value.is_floating_point():
+            v = value.detach().cpu().to(torch.float64)
+            back = v.to(torch_dtype).to(torch.float64)
+            if not bool(((back == v) | (torch.isnan(back) & torch.isnan(v))).all()):
+                names.append(name)
+    return names
+
+
+def _merge_meta(into: dict, meta: Mapping[str, Any]) -> None:
+    """Oracle metadata over cases: numbers keep their maximum, the rest the last value."""
+    for key, value in meta.items():
+        key = key.lstrip("_")
+        if isinstance(value, dict):
+            _merge_meta(into.setdefault(key, {}), value)
+        elif isinstance(value, (int, float)) and isinstance(into.get(key), (int, float)):
+            into[key] = max(into[key], value)
+        else:
+            into[key] = value
+
+
+def _accumulate_roundoff(info: Mapping[str, Any]) -> float | None:
+    try:
+        return unit_roundoff(format_name(info.get("accumulate", "")))
+    except (ValueError, TypeError):
+        return None
+
+
+def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dict) -> None:
+    try:
+        naive = spec.reference(case, dtype)
+    except Exception as exc:
+        record["naive_problem"] = f"{type(exc).__name__}: {exc}"
+        return
+    for key, reference in oracle.items():
+        if key in spec.exact_outputs or key not in naive:
+            continue
+        o, r = _as_cpu64(naive[key]), _as_cpu64(reference)
+        if o.shape != r.shape:
+            continue
+        same = (o == r) | (torch.isnan(o) & torch.isnan(r))
+        err = torch.where(same, torch.zeros_like(o), (o - r).abs())
+        nan = torch.isnan(err)
+        if bool(nan.any()):  # the naive formula's NaNs are counted, not compared
+            record.setdefault("naive_nan", {})[key] = int(nan.sum())
+            err = err[~nan]
+        if err.numel():
+            worst[key] = max(worst.get(key, 0.0), float(err.max()))
+
+
+def _naive_ratio(kernel: Mapping[str, float], naive: Mapping[str, float]) -> float | None:
+    """max over outputs of (kernel's worst error) / (the naive formulation's worst error)."""
+    ratios = []
+    for key, err in kernel.items():
+        if key not in naive:
+            continue
+        ref = naive[key]
+        ratios.append(1.0 if err == ref == 0 else (math.inf if ref == 0 else err / ref))
+    return max(ratios) if ratios else None
+
+
+# --------------------------------------------------------------------------- planted bugs
+def planted_results(spec, backend: str, seed: int = 0,
+                    dtypes: Iterable[str] | None = None) -> dict[str, dict]:
+    """Certify each planted variant of ``spec`` (same cases, ``run`` replaced). Every one
+    must come out with pass False."""
+    results = {}
+    for name, run in spec.planted.items():
+        variant = dataclasses.replace(spec, run=run, planted={})
+        cert = certify(variant, backend, seed=seed, dtypes=dtypes, check_laws=False)
+        cert["planted"] = name
+        results[name] = cert
+    return results
+
+
+# --------------------------------------------------------------------------- files
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, torch.Tensor):
+        return _jsonable(value.tolist() if value.dim() else value.item())
+    if hasattr(value, "item") and callable(value.item) and not isinstance(value, str):
+        try:
+            return _jsonable(value.item())
+        except (TypeError, ValueError):
+            return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
+
+
+def to_json(value: Any, **kwargs: Any) -> str:
+    """Strict JSON (non-finite floats written as the strings "inf", "-inf", "nan")."""
+    return json.dumps(_jsonable(value), allow_nan=False, **kwargs)
+
+
+def certificate_filename(cert: Mapping[str, Any]) -> str:
+    return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
+
+
+def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Path:
+    """Write ``<kernel>.<backend>.json`` atomically (temporary file, then rename)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / certificate_filename(cert)
+    text = to_json(cert, indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return target
+
+
+def stale_certificates(directory: str | os.PathLike, root: str | os.PathLike | None = None
+                       ) -> list[dict]:
+    """Certificates in ``directory`` whose recorded source hash no longer matches the
+    files they name: [{"kernel", "path", "reason"}]."""
+    root_path = Path(root) if root is not None else REPO_ROOT
+    stale = []
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            cert = json.loads(path.read_text(encoding="utf-8"))
+            recorded, files = cert["source_hash"], cert["sources"]
+            kernel = cert.get("kernel")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            stale.append({"kernel": None, "path": str(path),
+                          "reason": f"unreadable certificate ({type(exc).__name__})"})
+            continue
+        current = hash_sources([f["path"] for f in files], root_path)
+        if current["sha256"] == recorded:
+            continue
+        before = {f["path"]: f["sha256"] for f in files}
+        changed = [f["path"] for f in current["files"]
+                   if f["sha256"] is not None and f["sha256"] != before.get(f["path"])]
+        missing = [f["path"] for f in current["files"] if f["sha256"] is None]
+        parts = []
+        if changed:
+            parts.append("changed: " + ", ".join(changed))
+        if missing:
+            parts.append("missing: " + ", ".join(missing))
+        stale.append({"kernel": kernel, "path": str(path),
+                      "reason": "; ".join(parts) or "source hash differs"})
+    return stale
+
+
+# --------------------------------------------------------------------------- command line
+def resolve_backend(requested: str) -> str:
+    """"auto" | "gpu" | "interpreter" -> the backend kernels will run on, or BadInput."""
+    from impls import spec as kernel_spec
+    if requested == "auto":
+        return kernel_spec.backend()
+    if requested in (GPU, "cuda"):
+        if os.environ.get("TRITON_INTERPRET") == "1":
+            raise BadInput("gpu backend requested but TRITON_INTERPRET=1 forces the interpreter")
+        if not torch.cuda.is_available():
+            raise BadInput("gpu backend requested but CUDA is not available")
+        return GPU
+    if requested in ("interpreter", INTERPRETER):
+        if kernel_spec.backend() != INTERPRETER:
+            compiled = [m for m in sys.modules if m.startswith("impls.")
+                        and m not in ("impls.spec",)]
+            if compiled:
+                raise BadInput("interpreter requested after kernels were loaded for the GPU; "
+                               "set TRITON_INTERPRET=1 before starting")
+            os.environ["TRITON_INTERPRET"] = "1"
+        return INTERPRETER
+    raise BadInput(f"unknown backend {requested!r} (use auto, gpu or interpreter)")
+
+
+def _failed_load(name: str, backend: str, exc: Exception) -> dict:
+    return {"kernel": name, "backend": backend, "pass": False, "rho": None,
+            "dtypes": {}, "notes": [f"could not load the kernel: {type(exc).__name__}: {exc}"]}
+
+
+def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
+                seed: int = 0, progress: bool = True, kernels: Iterable[str] | None = None,
+                planted: bool = True) -> list[dict]:
+    """Certify kernels (all by default), check their planted bugs fail, write the
+    certificates; BadInput for an unknown kernel or an unavailable backend."""
+    import impls
+    from rich.console import Console
+    names = list(kernels or impls.kernel_names())
+    known = set(impls.kernel_names())
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
+                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    backend = resolve_backend(backend or "auto")
+    err = Console(stderr=True)
+    certificates = []
+    stdout = sys.stdout
+    sys.stdout = sys.stderr  # kernels and libraries may print; stdout belongs to the report
+    try:
+        for i, name in enumerate(names, 1):
+            if progress:
+                err.print(f"[{i}/{len(names)}] certifying {name} on {backend} …")
+            cert = _certify_named(impls, name, backend, seed, planted)
+            if "source_hash" in cert:
+                cert["path"] = str(write_certificate(cert, out_dir))
+            certificates.append(cert)
+    finally:
+        sys.stdout = stdout
+    return certificates
+
+
+def cmd_certify(args) -> int:
+    """``certify [KERNEL…]``: 0 when every certificate passes, 1 if one fails, 2 on bad
+    input (unknown kernel, backend unavailable)."""
+    as_json = bool(getattr(args, "json", False))
+    seed = int(getattr(args, "seed", 0) or 0)
+    try:
+        certificates = certify_all(backend=getattr(args, "backend", "auto"),
+                                   out_dir=getattr(args, "out", None) or "certificates",
+                                   seed=seed, progress=not as_json,
+                                   kernels=getattr(args, "kernels", None),
+                                   planted=getattr(args, "planted", True))
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    failed = [c["kernel"] for c in certificates if not c["pass"]]
+    summary = {"kernels": len(certificates), "passed": len(certificates) - len(failed),
+               "failed": failed, "seed": seed,
+               "backend": certificates[0]["backend"] if certificates else None,
+               "written": [c["path"] for c in certificates if "path" in c]}
+    if as_json:
+        print(to_json({"certificates": certificates, "summary": summary}))
+    else:
+        _print_table(certificates, summary)
+    return 1 if failed else 0
+
+
+def _certify_named(impls, name: str, backend: str, seed: int, with_planted: bool) -> dict:
+    try:
+        spec = impls.load(name)
+    except Exception as exc:
+        return _failed_load(name, backend, exc)
+    cert = certify(spec, backend, seed=seed)
+    if with_planted and spec.planted:
+        planted = planted_results(spec, backend, seed=seed)
+        cert["planted"] = {p: {"caught": not c["pass"], "rho": c["rho"]}
+                           for p, c in planted.items()}
+        escaped = [p for p, c in planted.items() if c["pass"]]
+        if escaped:
+            cert["pass"] = False
+            cert["notes"].append("planted bug(s) passed certification, so the bound or "
+                                 "the cases are too weak: " + ", ".join(escaped))
+    return cert
+
+
+def _format_rho(rho: Any) -> str:
+    if rho is None:
+        return "—"
+    return "∞" if rho == math.inf else f"{rho:.3g}"
+
+
+def _print_table(certificates: list[dict], summary: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"certificates ({summary['backend']}, seed {summary['seed']})")
+    for column in ("kernel", "backend", "dtypes", "max ρ", "planted caught", "pass"):
+        table.add_column(column)
+    for cert in certificates:
+        dtypes = ", ".join(d if v.get("status") == "certified" else f"{d} (skipped)"
+                           for d, v in cert.get("dtypes", {}).items())
+        planted = cert.get("planted")
+        caught = (f"{sum(p['caught'] for p in planted.values())}/{len(planted)}"
+                  if planted else "—")
+        table.add_row(cert["kernel"], cert["backend"], dtypes, _format_rho(cert.get("rho")),
+                      caught, "[green]pass[/]" if cert["pass"] else "[red]FAIL[/]")
+    console = Console()
+    console.print(table)
+    for cert in certificates:
+        for note in cert.get("notes", []):
+            console.print(f"  {cert['kernel']}: {note}")
+    console.print(f"{summary['passed']}/{summary['kernels']} kernels pass; "
+                  f"certificates written: {len(summary['written'])}")
