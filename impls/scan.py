@@ -1,0 +1,310 @@
+"""Inclusive cumulative sum along the rows of a 2-D tensor, multi-block.
+
+y[r, t] = x[r, 0] + … + x[r, t], accumulated in float32, stored in the input dtype.
+
+Licensed by ``sum.associative`` (a row may be cut into blocks whose sums are combined
+later) and ``blelloch_scan.equals_sequential`` (a parallel scan tree computes the
+sequential prefixes). Two passes, and no program waits for another:
+
+1. each program scans its block with ``combines.add`` and stores the block's total
+   (padding lanes hold the identity 0, so the last lane's prefix is the total);
+2. each program folds the totals of the blocks before it (left to right) into a carry,
+   scans its block again with the same combine, and adds the carry.
+
+Work: bytes moved ≈ 2·n·s_in (read twice) + n·s_out (write) + O(n / BLOCK) carries,
+flops ≈ 3·n additions (two block scans, one carry application).
+
+Error bound (float32 accumulation, u = 2⁻²⁴, γₖ = ku/(1 − ku)). An inclusive prefix t
+is a binary tree of additions over its leaves, and a sum tree whose leaf depths are at
+most d errs by at most γ_d·Σ|leaves|. In this algorithm, for t at position p of block j:
+a leaf of block j sits at depth ≤ p + 1 (any bracketing of p + 1 leaves has depth ≤ p,
+the carry addition adds 1); a leaf of an earlier block i sits at depth
+≤ (BLOCK − 1) + (j − i + 1) + 1 ≤ BLOCK + j + 1 (its block total, the left fold of the
+carry, the carry addition). So
+
+    |ŷ_t − y_t| ≤ γ_{p+1}·Σ_{block j, ≤ t}|x̂| + γ_{BLOCK+j+1}·Σ_{earlier blocks}|x̂|
+                 + 3(t + 1)·2⁻¹²⁶ (flush-to-zero allowance) + u_out|ŷ_t| (+ η_out)
+                 + Σ_{s ≤ t}|x̂_s − x_s| (inputs not representable in the dtype).
+
+"Any bracketing" makes the depth exact for Triton's interpreter (its scan is a
+sequential left fold, the worst case) and an upper bound for the GPU's scan tree. The
+flush allowance covers a GPU flushing subnormal inputs and results (≤ 2⁻¹²⁶ each, at
+most 2t + j + 2 of them, each passed on unscaled).
+
+Planted bugs: ``carry_dropped`` (every block restarts from 0) and ``wrong_merge_order``
+(the carry folds the blocks after this one instead of those before; swapping add's
+arguments would change nothing, since float addition commutes).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+from laws.associativity import combines
+from impls.spec import Case, KernelSpec, backend, device
+
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+U32 = 2.0 ** -24
+U64 = 2.0 ** -53
+U_OUT = {"float32": 0.0, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
+ETA_OUT = {"float32": 0.0, "float16": 2.0 ** -25, "bfloat16": 2.0 ** -134}
+FLUSH = 2.0 ** -126
+SLACK = 2.0 ** -30
+
+
+def block_size(which: str | None = None) -> int:
+    return 1024 if (which or backend()) == "gpu" else 128
+
+
+# --------------------------------------------------------------------------- reference
+def reference(x: torch.Tensor) -> torch.Tensor:
+    """torch.cumsum: reads x once, writes y once (n·s_in + n·s_out bytes)."""
+    return torch.cumsum(x, dim=-1)
+
+
+def sequential(x: torch.Tensor) -> torch.Tensor:
+    """The specification: a left-to-right running sum (float64 for an oracle)."""
+    out = torch.empty_like(x)
+    acc = torch.zeros_like(x[..., 0])
+    for t in range(x.shape[-1]):
+        acc = acc + x[..., t]
+        out[..., t] = acc
+    return out
+
+
+def compensated_cumsum(x: torch.Tensor) -> torch.Tensor:
+    """Running sums carried as an unevaluated float64 pair (sum, error) via TwoSum."""
+    x = x.to(torch.float64)
+    s = torch.zeros_like(x[..., 0])
+    c = torch.zeros_like(s)
+    out = torch.empty_like(x)
+    for t in range(x.shape[-1]):
+        new = s + x[..., t]
+        virtual = new - s
+        c = c + ((s - (new - virtual)) + (x[..., t] - virtual))
+        s = new
+        out[..., t] = s + c
+    return out
+
+
+# --------------------------------------------------------------------------- kernels
+@triton.jit
+def _block_totals(x_ptr, total_ptr, n, n_blocks, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    blk = tl.program_id(1)
+    lane = tl.arange(0, BLOCK)
+    offs = blk * BLOCK + lane
+    x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=0.0).to(tl.float32)
+    prefix = tl.associative_scan(x, 0, combines.add)
+    total = tl.sum(tl.where(lane == BLOCK - 1, prefix, 0.0), axis=0)
+    tl.store(total_ptr + row * n_blocks + blk, total)
+
+
+@triton.jit
+def _scan_with_carry(x_ptr, total_ptr, y_ptr, n, n_blocks, BLOCK: tl.constexpr,
+                     DROP_CARRY: tl.constexpr, CARRY_FROM_LATER: tl.constexpr):
+    row = tl.program_id(0)
+    blk = tl.program_id(1)
+    carry = tl.zeros((), dtype=tl.float32)
+    if CARRY_FROM_LATER:
+        for i in range(blk + 1, n_blocks):
+            carry = combines.add(carry, tl.load(total_ptr + row * n_blocks + i))
+    else:
+        for i in range(0, blk):
+            carry = combines.add(carry, tl.load(total_ptr + row * n_blocks + i))
+    offs = blk * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + row * n + offs, mask=mask, other=0.0).to(tl.float32)
+    prefix = tl.associative_scan(x, 0, combines.add)
+    if DROP_CARRY:
+        y = prefix
+    else:
+        y = combines.add(carry, prefix)
+    tl.store(y_ptr + row * n + offs, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+# --------------------------------------------------------------------------- wrapper
+def _validate(x) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"cumsum: x must be a torch.Tensor, got {type(x).__name__}")
+    if x.dim() != 2:
+        raise ValueError(f"cumsum: x must be 2-D (rows, n), got {x.dim()}-D")
+    if x.dtype not in DTYPES.values():
+        raise TypeError(f"cumsum: x dtype must be float32, float16 or bfloat16, got {x.dtype}")
+    if x.device.type != device():
+        raise ValueError(f"cumsum: x must be on {device()}, got {x.device.type}")
+    if not x.is_contiguous():
+        raise ValueError("cumsum: x must be contiguous")
+    if x.shape[1] == 0:
+        raise ValueError("cumsum: rows must not be empty")
+
+
+def cumsum(x: torch.Tensor, block: int | None = None, _plant: str | None = None
+           ) -> torch.Tensor:
+    """Inclusive prefix sums of each row of ``x`` (rows, n)."""
+    _validate(x)
+    rows, n = x.shape
+    block = block or block_size()
+    n_blocks = triton.cdiv(n, block)
+    totals = torch.empty((rows, n_blocks), dtype=torch.float32, device=x.device)
+    y = torch.empty_like(x)
+    grid = (rows, n_blocks)
+    _block_totals[grid](x, totals, n, n_blocks, BLOCK=block)
+    _scan_with_carry[grid](x, totals, y, n, n_blocks, BLOCK=block,
+                           DROP_CARRY=_plant == "carry_dropped",
+                           CARRY_FROM_LATER=_plant == "wrong_merge_order")
+    return y
+
+
+# --------------------------------------------------------------------------- certification
+def _on_grid(values: np.ndarray) -> torch.Tensor:
+    """Round to values exactly representable in float16, bfloat16 and float32."""
+    t = torch.as_tensor(values, dtype=torch.float64)
+    return t.to(torch.bfloat16).to(torch.float16).to(torch.float64)
+
+
+def _case(name: str, x: torch.Tensor, classes: tuple[str, ...]) -> Case:
+    return Case(name=f"{name} rows={x.shape[0]} n={x.shape[1]}", inputs={"x": x},
+                params={"classes": classes, "n": int(x.shape[1])})
+
+
+def cases(seed: int, which: str) -> list[Case]:
+    rng = np.random.default_rng(seed)
+    blk = block_size(which)
+    big = which == "gpu"
+    out = [
+        _case("length-1", _on_grid(rng.normal(size=(3, 1))), ("length-1",)),
+        _case("single block, non-multiple", _on_grid(rng.normal(size=(2, blk - 27))),
+              ("non-multiple",)),
+        _case("exact multiple of the block", _on_grid(rng.normal(size=(2, 2 * blk))),
+              ("multi-block",)),
+    ]
+    n = 40 * blk + 17 if big else 11 * blk + 5
+    out.append(_case("multi-block, non-multiple", _on_grid(rng.normal(size=(64 if big else 2, n))),
+                     ("multi-block", "non-multiple")))
+    n = 8 * blk + 3 if big else 6 * blk + 3
+    mag = 2.0 ** rng.integers(-20, 5, size=(2, n)) * rng.uniform(1, 2, size=(2, n))
+    out.append(_case("huge dynamic range", _on_grid(mag * rng.choice([-1.0, 1.0], size=(2, n))),
+                     ("dynamic-range", "multi-block", "denormal")))
+    n = 5 * blk + 1
+    x = rng.normal(size=(2, n)) * 1e-2
+    x[:, 0::2] += 1000.0
+    x[:, 1::2] -= 1000.0
+    out.append(_case("cancellation", _on_grid(x), ("cancellation", "multi-block")))
+    x = np.zeros((2, 3 * blk + 9))
+    x[0, :] = 1.0
+    x[1, ::7] = -0.5
+    out.append(_case("ties and zeros", _on_grid(x), ("ties", "zeros", "multi-block")))
+    x = torch.as_tensor(rng.normal(size=(1, 4 * blk + 11)) * 3.0, dtype=torch.float64)
+    out.append(_case("float64 values (rounded per dtype)", x, ("unrepresentable-inputs",)))
+    return out
+
+
+def _round_up(x: torch.Tensor, terms: int) -> torch.Tensor:
+    """Enlarge a float64 bound built from ``terms`` accumulated float64 roundings."""
+    x = x * (1.0 + _gamma(terms + 4, U64).item() + SLACK)
+    return torch.nextafter(x, torch.full_like(x, math.inf))
+
+
+def _gamma(k, u: float = U32) -> torch.Tensor:
+    nu = torch.as_tensor(k, dtype=torch.float64) * u
+    return torch.where(nu < 1, nu / (1 - nu), torch.full_like(nu, math.inf))
+
+
+def error_bound(x: torch.Tensor, dtype: str, y_hat: torch.Tensor, block: int) -> torch.Tensor:
+    """The componentwise bound of the module docstring, in float64, rounded upward; it
+    also covers the oracle's own error (compensated sums: u₆₄|y| + γ²ₙ·Σ|x|)."""
+    x64 = x.to(torch.float64)
+    x_hat = x64.to(DTYPES[dtype]).to(torch.float64)
+    rows, n = x.shape
+    t = torch.arange(n)
+    p, j = t % block, t // block
+    ax = x_hat.abs()
+    blocks = torch.nn.functional.pad(ax, (0, (-n) % block)).view(rows, -1, block)
+    local = blocks.cumsum(-1).view(rows, -1)[:, :n]
+    totals = blocks.sum(-1)
+    earlier = (totals.cumsum(-1) - totals)[:, j]
+    kernel = _gamma(p + 1) * local + _gamma(block + j + 1) * earlier
+    flush = 3.0 * (t + 1).to(torch.float64) * FLUSH
+    representation = (x_hat - x64).abs().cumsum(-1)
+    cast = U_OUT[dtype] * y_hat.to(torch.float64).abs() + ETA_OUT[dtype]
+    oracle_error = (U64 * (local + earlier + representation)
+                    + _gamma(n, U64) ** 2 * x64.abs().cumsum(-1))
+    return _round_up(kernel + flush + representation + cast + oracle_error, n)
+
+
+def run(case: Case, dtype: str, plant: str | None = None) -> dict:
+    x = case.inputs["x"].to(DTYPES[dtype]).to(device()).contiguous()
+    return {"y": cumsum(x, _plant=plant).cpu()}
+
+
+def oracle(case: Case) -> dict:
+    """Compensated (TwoSum) running sums in float64: within u₆₄|y| + γ²ₙΣ|x| of exact."""
+    return {"y": compensated_cumsum(case.inputs["x"]),
+            "_oracle": "float64 compensated (TwoSum) running sum"}
+
+
+FORMULA = ("γ_{p+1}·Σ_block|x̂| + γ_{BLOCK+j+1}·Σ_earlier|x̂| + 3(t+1)·2⁻¹²⁶ + u_out|ŷ| "
+           "+ Σ|x̂ − x| (u = 2⁻²⁴; t at position p of block j)")
+
+
+def bound(case: Case, dtype: str, outputs: dict) -> dict:
+    y = outputs["y"]
+    return {"y": error_bound(case.inputs["x"], dtype, y, block_size()), "_formula": FORMULA}
+
+
+def naive(case: Case, dtype: str) -> dict:
+    return {"y": reference(case.inputs["x"].to(DTYPES[dtype]))}
+
+
+def algorithm(which: str) -> dict:
+    blk = block_size(which)
+    return {
+        "block": blk,
+        "passes": ["block totals: associative_scan(add) per block, last lane",
+                   "carry: left fold of earlier totals; associative_scan(add); carry + prefix"],
+        "combine": "laws.associativity.combines.add",
+        "scan_tree": ("sequential left fold (Triton interpreter)" if which != "gpu"
+                      else "Triton's associative_scan tree (depth bounded by any bracketing)"),
+        "depth": f"leaf in own block ≤ p + 1; leaf in earlier block ≤ {blk} + j + 1",
+        "programs": "rows × ceil(n / BLOCK) per pass; no cross-program ordering",
+    }
+
+
+def precision(dtype: str) -> dict:
+    return {"in": dtype, "accumulate": "float32", "out": dtype}
+
+
+def bench(which: str) -> dict:
+    """What verify/bench.py times: the kernel against torch.cumsum on one shape."""
+    gpu = which == "gpu"
+    rows, n = (64, 65536) if gpu else (64, 4096)
+    x = torch.randn(rows, n, device="cuda" if gpu else "cpu")
+    return {"kernel": (lambda: cumsum(x)) if gpu else None,
+            "peer": lambda: reference(x), "reference": lambda: sequential(x),
+            "bytes": 3 * x.numel() * x.element_size(), "flops": 3 * x.numel(),
+            "shape": f"{rows}×{n} float32"}
+
+
+
+KERNEL = KernelSpec(
+    name="scan",
+    laws=("sum.associative", "blelloch_scan.equals_sequential"),
+    summary="inclusive cumulative sum along rows, multi-block, float32 accumulation",
+    combine=combines.add,
+    dtypes=("float32", "float16", "bfloat16"),
+    run=run,
+    oracle=oracle,
+    bound=bound,
+    cases=cases,
+    algorithm=algorithm,
+    precision=precision,
+    planted={"wrong_merge_order": lambda case, dtype: run(case, dtype, "wrong_merge_order"),
+             "carry_dropped": lambda case, dtype: run(case, dtype, "carry_dropped")},
+    reference=naive,
+    bench=bench,
+)

@@ -1,0 +1,358 @@
+"""Per-row top-k values and indices, k ≤ 128, ties broken toward the lowest index.
+
+values[r, i], indices[r, i] for i < k: the k largest entries of row r in descending
+order; equal values are ordered by index, lowest first (NaN counts as the largest value
+and all NaNs tie; −0.0 and +0.0 tie). This is an exact rule, so indices are certified by
+exact equality with an oracle applying the same rule, and values are the input entries
+themselves (gathered by index), so they are exact too.
+
+Licensed by ``topk_merge.merge``: the top-k of the union of chunk top-ks is the global
+top-k. Each program takes the top-k of one chunk; merge programs take the top-k of the
+union of FANIN candidate lists, level by level, until one list is left. Each (value,
+index) pair is packed into one int64 key — high 32 bits a monotone integer image of the
+float's bits, low 32 bits 2³²−1−index — so the key order is "larger value, then lower
+index" and the law holds exactly for keys: no two keys tie. The kernel never does float
+arithmetic (it reads the bits), so bfloat16 is exact in Triton's interpreter too.
+The law states the merge over lists of reals (a sorting network in the catalog); the
+kernel runs it over packed keys with its own bitonic network (tl.topk's, with a
+compare–exchange that Triton's interpreter runs 20× faster), so the spec's ``combine``
+is None: there is no scalar combine to share.
+
+Work per row: bytes moved ≈ n·s_in (one read) + k·(s_in + 8) (write) + candidate
+lists (≈ 2·8·KP·n / BLOCK); compare–exchanges ≈ (n/2)·(L(L + 1)/2 + L + 1) for the
+chunks (sort runs of KP, then halve and re-merge), L = log₂KP, and as many again per
+FANIN·KP candidates at each merge level.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+from impls.spec import Case, KernelSpec, backend, device
+
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
+# (magnitude mask, +inf bits) of each format.
+LAYOUT = {torch.float32: (0x7FFFFFFF, 0x7F800000), torch.float16: (0x7FFF, 0x7C00),
+          torch.bfloat16: (0x7FFF, 0x7F80)}
+MAX_K = 128
+
+
+def algorithm_sizes(which: str | None = None) -> dict:
+    """Chunk length, lists per merge, and how many chunks / merges one program does (the
+    interpreter pays per operation, so it batches; a GPU runs one per program)."""
+    if (which or backend()) == "gpu":
+        return {"block": 1024, "fanin": 8, "chunks_per_program": 1, "groups_per_program": 1}
+    return {"block": 128, "fanin": 4, "chunks_per_program": 16, "groups_per_program": 4}
+
+
+# --------------------------------------------------------------------------- reference
+def reference(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """torch.topk: reads x once, writes k values and indices per row. Its order among
+    equal values is unspecified."""
+    return torch.topk(x, k, dim=-1, largest=True, sorted=True)
+
+
+def lowest_index_topk(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The specification: a stable sort by descending value (NaN largest, ±0 equal)."""
+    x64 = x.detach().cpu().to(torch.float64).numpy()
+    key = np.where(np.isnan(x64), np.inf, x64)
+    nan_first = np.isnan(x64)
+    order = np.stack([np.lexsort((np.arange(row.size), -key_row, ~nan_row))
+                      for row, key_row, nan_row in zip(x64, key, nan_first)])[:, :k]
+    idx = torch.as_tensor(order, dtype=torch.int64)
+    return torch.gather(x.detach().cpu(), 1, idx), idx
+
+
+# --------------------------------------------------------------------------- kernels
+@triton.jit
+def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr):
+    """int64 keys ordered by (value, −index); −0 → +0, every NaN → one largest NaN."""
+    v = bits.to(tl.int32)
+    magnitude = v & ABS_MASK
+    v = tl.where(magnitude == 0, 0, v)
+    v = tl.where(magnitude > INF_BITS, ABS_MASK, v)
+    monotone = tl.where(v < 0, v ^ ABS_MASK, v)
+    return (monotone.to(tl.int64) << 32) | (0xFFFFFFFF - offs.to(tl.int64))
+
+
+@triton.jit
+def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr,
+              TIES_COLLIDE: tl.constexpr):
+    """Per row of ``keys`` [R, 2^LOG_N] (distinct int64 keys), the 2^LOG_K largest,
+    descending: the bitonic top-k of tl.topk (sort runs of 2^LOG_K, then repeatedly keep
+    the larger half and re-merge). A compare–exchange of the entries whose positions
+    differ in bit B views a row as [L, 2, 2^B], splits the middle axis and puts the max
+    right (left where bit F of the position is set, or everywhere in the last stage).
+    Only builtins, all inline: Triton's interpreter pays per call and per op.
+    ``TIES_COLLIDE`` is a planted bug: compare values only, so that on equal values
+    one key is duplicated and the other lost."""
+    if LOG_K == 0:
+        top = tl.max(keys, axis=1, keep_dims=True)
+    else:
+        h = keys
+        for stage in tl.static_range(1, LOG_N + 1):
+            if stage > LOG_K:  # keep the larger of the runs paired on bit LOG_K
+                BITS: tl.constexpr = LOG_N - stage + LOG_K
+                lo, hi = tl.split(tl.permute(
+                    tl.reshape(h, [R, 2 ** (BITS - LOG_K), 2, 2 ** LOG_K]), (0, 1, 3, 2)))
+                h = tl.reshape(tl.maximum(lo, hi), [R, 2 ** BITS])
+            else:
+                BITS: tl.constexpr = LOG_N
+            SPAN: tl.constexpr = stage if stage <= LOG_K else LOG_K
+            for i in tl.static_range(SPAN):
+                B: tl.constexpr = SPAN - 1 - i
+                L: tl.constexpr = 2 ** (BITS - B - 1)
+                lo, hi = tl.split(tl.permute(
+                    tl.reshape(h, [R, L, 2, 2 ** B]), (0, 1, 3, 2)))
+                if stage == LOG_N:
+                    flip = (tl.arange(0, L) >= 0)[None, :, None]
+                else:
+                    flip = (((tl.arange(0, L) >> (SPAN - B - 1)) & 1) != 0)[None, :, None]
+                if TIES_COLLIDE:
+                    small = tl.where((lo >> 32) <= (hi >> 32), lo, hi)
+                    large = tl.where((lo >> 32) >= (hi >> 32), lo, hi)
+                else:
+                    small, large = tl.minimum(lo, hi), tl.maximum(lo, hi)
+                pair = tl.join(tl.where(flip, large, small), tl.where(flip, small, large))
+                h = tl.reshape(tl.permute(pair, (0, 1, 3, 2)), [R, 2 ** BITS])
+        top = h
+    return top
+
+
+@triton.jit
+def _chunk_top(x_ptr, cand_ptr, n, m, k, BLOCK: tl.constexpr, CHUNKS: tl.constexpr,
+               KP: tl.constexpr, LOG_BLOCK: tl.constexpr, LOG_KP: tl.constexpr,
+               ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr, KEEP_K_MINUS_1: tl.constexpr):
+    """Candidates of CHUNKS consecutive chunks of one row: each chunk's top-KP keys."""
+    row = tl.program_id(0)
+    chunk = tl.program_id(1) * CHUNKS + tl.arange(0, CHUNKS)[:, None]
+    offs = chunk * BLOCK + tl.arange(0, BLOCK)[None, :]
+    mask = offs < n
+    bits = tl.load(x_ptr + row.to(tl.int64) * n + offs, mask=mask, other=0)
+    keys = tl.where(mask, _sort_keys(bits, offs, ABS_MASK, INF_BITS), -2**63)
+    top = _top_keys(keys, CHUNKS, LOG_BLOCK, LOG_KP, False)
+    slot = tl.arange(0, KP)[None, :]
+    if KEEP_K_MINUS_1:
+        top = tl.where(slot < k - 1, top, -2**63)
+    tl.store(cand_ptr + (row * m + chunk).to(tl.int64) * KP + slot, top,
+             mask=(chunk < m) & (slot >= 0))
+
+
+@triton.jit
+def _merge_top(cand_ptr, out_ptr, x_ptr, values_ptr, indices_ptr, m, m_out, n, k,
+               KP: tl.constexpr, FANIN: tl.constexpr, GROUPS: tl.constexpr,
+               LOG_M: tl.constexpr, LOG_KP: tl.constexpr, FINAL: tl.constexpr,
+               TIES_COLLIDE: tl.constexpr):
+    """GROUPS merges of one row: the top-KP of the union of FANIN candidate lists each;
+    the final level gathers the k values by index and stores values and indices."""
+    row = tl.program_id(0)
+    group = tl.program_id(1) * GROUPS + tl.arange(0, GROUPS)[:, None]
+    lane = tl.arange(0, FANIN * KP)[None, :]
+    source = group * FANIN + lane // KP
+    keys = tl.load(cand_ptr + (row * m + source).to(tl.int64) * KP + lane % KP,
+                   mask=source < m, other=-2**63)
+    top = _top_keys(keys, GROUPS, LOG_M, LOG_KP, TIES_COLLIDE)
+    slot = tl.arange(0, KP)[None, :]
+    if FINAL:
+        index = 0xFFFFFFFF - (top & 0xFFFFFFFF)
+        keep = (group == 0) & (slot < k)
+        value = tl.load(x_ptr + row.to(tl.int64) * n + index, mask=keep & (index < n),
+                        other=0)
+        tl.store(values_ptr + row * k + slot, value, mask=keep)
+        tl.store(indices_ptr + row * k + slot, index, mask=keep)
+    else:
+        tl.store(out_ptr + (row * m_out + group).to(tl.int64) * KP + slot, top,
+                 mask=(group < m_out) & (slot >= 0))
+
+
+# --------------------------------------------------------------------------- wrapper
+def _validate(x, k) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"topk: x must be a torch.Tensor, got {type(x).__name__}")
+    if x.dim() != 2:
+        raise ValueError(f"topk: x must be 2-D (rows, n), got {x.dim()}-D")
+    if x.dtype not in BITS:
+        raise TypeError(f"topk: x dtype must be float32, float16 or bfloat16, got {x.dtype}")
+    if x.device.type != device():
+        raise ValueError(f"topk: x must be on {device()}, got {x.device.type}")
+    if not x.is_contiguous():
+        raise ValueError("topk: x must be contiguous")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"topk: k must be an int, got {type(k).__name__}")
+    if not 1 <= k <= min(MAX_K, x.shape[1]):
+        raise ValueError(f"topk: k must be in [1, min({MAX_K}, row length {x.shape[1]})], got {k}")
+    if x.shape[1] >= 2**31:
+        raise ValueError("topk: rows longer than 2³¹ − 1 are not supported")
+
+
+def _log2(power_of_two: int) -> int:
+    return power_of_two.bit_length() - 1
+
+
+def topk(x: torch.Tensor, k: int, _plant: str | None = None
+         ) -> tuple[torch.Tensor, torch.Tensor]:
+    """(values, indices) of the k largest entries of each row of ``x`` (rows, n)."""
+    _validate(x, k)
+    rows, n = x.shape
+    sizes = algorithm_sizes()
+    kp = triton.next_power_of_2(k)
+    block = max(sizes["block"], kp)
+    abs_mask, inf_bits = LAYOUT[x.dtype]
+    bits = x.view(BITS[x.dtype])
+    m = triton.cdiv(n, block)
+    cand = torch.empty((rows, m, kp), dtype=torch.int64, device=x.device)
+    chunks = min(sizes["chunks_per_program"], triton.next_power_of_2(m))
+    _chunk_top[(rows, triton.cdiv(m, chunks))](
+        bits, cand, n, m, k, BLOCK=block, CHUNKS=chunks, KP=kp, LOG_BLOCK=_log2(block),
+        LOG_KP=_log2(kp), ABS_MASK=abs_mask, INF_BITS=inf_bits,
+        KEEP_K_MINUS_1=_plant == "truncated")
+    values = torch.empty((rows, k), dtype=x.dtype, device=x.device)
+    indices = torch.empty((rows, k), dtype=torch.int64, device=x.device)
+    fanin = sizes["fanin"]
+    while True:
+        m_out = triton.cdiv(m, fanin)
+        groups = min(sizes["groups_per_program"], triton.next_power_of_2(m_out))
+        out = torch.empty((rows, m_out, kp), dtype=torch.int64, device=x.device)
+        _merge_top[(rows, triton.cdiv(m_out, groups))](
+            cand, out, bits, values.view(BITS[x.dtype]), indices, m, m_out, n, k, KP=kp,
+            FANIN=fanin, GROUPS=groups, LOG_M=_log2(fanin * kp), LOG_KP=_log2(kp),
+            FINAL=m_out == 1, TIES_COLLIDE=_plant == "merge_drops_ties")
+        if m_out == 1:
+            return values, indices
+        cand, m = out, m_out
+
+
+# --------------------------------------------------------------------------- certification
+def _on_grid(values) -> torch.Tensor:
+    """Values exactly representable in float16, bfloat16 and float32 (so every dtype
+    sees the same row and the oracle needs no rounding)."""
+    t = torch.as_tensor(values, dtype=torch.float64)
+    return t.to(torch.bfloat16).to(torch.float16).to(torch.float64)
+
+
+def _case(name: str, x, k: int, classes: tuple[str, ...]) -> Case:
+    x = _on_grid(x)
+    return Case(name=f"{name} rows={x.shape[0]} n={x.shape[1]} k={k}", inputs={"x": x},
+                params={"k": k, "classes": classes, "n": int(x.shape[1])})
+
+
+def _concentrated(rng, rows: int, n: int, block: int, k: int) -> np.ndarray:
+    """Small noise everywhere; k + 5 distinct large integers inside one middle chunk, so
+    every winner comes from the same chunk."""
+    x = rng.uniform(-1, 1, size=(rows, n))
+    start = (n // block // 2) * block
+    x[:, start:start + k + 5] = 100 + rng.permutation(k + 5)
+    return x
+
+
+def cases(seed: int, which: str) -> list[Case]:
+    rng = np.random.default_rng(seed)
+    sizes = algorithm_sizes(which)
+    block, fanin = sizes["block"], sizes["fanin"]
+    rows = 16 if which == "gpu" else 2
+    long_n = (block * fanin * fanin + 37) if which == "gpu" else 15 * block + 37
+    special = rng.normal(size=(rows, 3 * block + 1))
+    for r in range(rows):
+        pos = rng.choice(special.shape[1], size=12, replace=False)
+        special[r, pos[:3]] = np.inf
+        special[r, pos[3:6]] = -np.inf
+        special[r, pos[6:9]] = 0.0
+        special[r, pos[9:]] = -0.0
+    wide = (2.0 ** rng.integers(-24, 15, size=(rows, 4 * block + 3))
+            * rng.choice([-1.0, 1.0], size=(rows, 4 * block + 3)))
+    return [
+        _case("length-1", rng.normal(size=(3, 1)), 1, ("length-1",)),
+        _case("k = n, k not a power of two", rng.normal(size=(2, 5)), 5, ("k=n",)),
+        _case("constant row", np.full((rows, 5 * block + 3), 1.5), 64,
+              ("ties", "multi-block")),
+        _case("few distinct values", rng.integers(-2, 3, size=(rows, long_n)), 100,
+              ("ties", "multi-block", "non-multiple")),
+        _case("k = 128, long row", rng.normal(size=(rows, long_n)), MAX_K,
+              ("multi-block", "non-multiple", "k=max")),
+        _case("winners in one chunk", _concentrated(rng, rows, long_n, block, 33), 33,
+              ("multi-block", "concentrated")),
+        _case("descending row with repeats", np.tile(-(np.arange(4 * block) // 3) / 8.0,
+                                                     (rows, 1)), 31, ("ties", "multi-block")),
+        _case("±inf and ±0", special, 16, ("inf", "signed-zero", "ties", "multi-block")),
+        _case("huge dynamic range", wide, 40, ("dynamic-range", "denormal", "multi-block")),
+        _case("k = 1 with ties", rng.integers(0, 4, size=(rows, 3 * block - 5)), 1,
+              ("ties", "argmax", "non-multiple")),
+        _case("single chunk", rng.normal(size=(rows, block - 3)), 7, ("non-multiple",)),
+    ]
+
+
+def run(case: Case, dtype: str, plant: str | None = None) -> dict:
+    x = case.inputs["x"].to(DTYPES[dtype]).to(device()).contiguous()
+    values, indices = topk(x, case.params["k"], _plant=plant)
+    return {"values": values.cpu(), "indices": indices.cpu()}
+
+
+def oracle(case: Case) -> dict:
+    values, indices = lowest_index_topk(case.inputs["x"], case.params["k"])
+    return {"values": values, "indices": indices,
+            "_oracle": "numpy stable lexsort on (−value, index) in float64"}
+
+
+def bound(case: Case, dtype: str, outputs: dict) -> dict:
+    return {"_formula": "exact: values are gathered input entries and indices follow the "
+                        "lowest-index rule, both compared for equality"}
+
+
+def naive(case: Case, dtype: str) -> dict:
+    values, indices = reference(case.inputs["x"].to(DTYPES[dtype]), case.params["k"])
+    return {"values": values, "indices": indices}
+
+
+def algorithm(which: str) -> dict:
+    sizes = algorithm_sizes(which)
+    fanin = sizes["fanin"]
+    return {
+        **sizes,
+        "key": "int64: monotone image of the float bits << 32 | (2³²−1−index)",
+        "passes": ["chunk top-KP (KP = next power of two ≥ k) per BLOCK entries: bitonic "
+                   "top-k network (as tl.topk) on keys",
+                   f"merge levels: top-KP of the union of {fanin} candidate lists, "
+                   "repeated until one list; the last level gathers values by index"],
+        "ties": "lowest index first (exact: keys never tie)",
+        "arithmetic": "integer only (no float operation), so every dtype is exact",
+    }
+
+
+def precision(dtype: str) -> dict:
+    return {"in": dtype, "accumulate": "int64 keys (no float arithmetic)", "out": dtype}
+
+
+def bench(which: str) -> dict:
+    """What verify/bench.py times: the kernel against torch.topk on one shape."""
+    gpu = which == "gpu"
+    rows, n, k = (1024, 32768, 64) if gpu else (64, 8192, 64)
+    x = torch.randn(rows, n, device="cuda" if gpu else "cpu")
+    return {"kernel": (lambda: topk(x, k)) if gpu else None,
+            "peer": lambda: reference(x, k), "reference": lambda: reference(x, k),
+            "bytes": x.numel() * x.element_size() + rows * k * (x.element_size() + 8),
+            "flops": 0, "shape": f"{rows}×{n} float32, k={k}"}
+
+
+
+KERNEL = KernelSpec(
+    name="topk",
+    laws=("topk_merge.merge",),
+    summary="per-row top-k values and indices (k ≤ 128), ties to the lowest index",
+    combine=None,
+    dtypes=("float32", "float16", "bfloat16"),
+    run=run,
+    oracle=oracle,
+    bound=bound,
+    cases=cases,
+    algorithm=algorithm,
+    precision=precision,
+    exact_outputs=("values", "indices"),
+    planted={"merge_drops_ties": lambda case, dtype: run(case, dtype, "merge_drops_ties"),
+             "truncated": lambda case, dtype: run(case, dtype, "truncated")},
+    reference=naive,
+    bench=bench,
+)
