@@ -1,0 +1,305 @@
+"""Tiled matrix multiply C = A·B: float16/bfloat16 inputs accumulated in float32, or
+float32 inputs with an explicit ``tl.dot`` input precision ("ieee" or "tf32").
+
+Law: ``block_matmul.blocks`` — C = Σₜ A[:, Kₜ] B[Kₜ, :] for any partition of the inner
+dimension into tiles Kₜ. So one program owns a BLOCK_M × BLOCK_N tile of C, streams A and
+B through fast memory BLOCK_K columns at a time and never writes a partial sum out.
+
+Bytes it must move: (MK + KN + MN)·s (s bytes per element); flops: 2MNK.
+
+Error bound, componentwise on the actual inputs (Higham, ch. 3):
+
+    |Ĉ − C| ≤ ((1 + e_in)²(1 + γ_K(u_acc)) − 1)·|A||B|  + 2K·2⁻¹²⁶   (accumulation)
+             + u_out|Ĉ| + η_out                                       (output cast)
+             + γ_K(2⁻⁵³)·|A||B|                                       (float64 oracle)
+
+u_acc = 2·2⁻²⁴: tensor cores may truncate while aligning addends, so twice the fp32 unit
+roundoff (it also covers the interpreter's IEEE fp32 dot). e_in is the rounding of an
+operand before its products: 0 for fp16/bf16 (their products are exact in fp32) and for
+fp32 "ieee" (the product rounding is inside γ_K); 2⁻¹⁰ for fp32 "tf32", which covers a
+tensor core that truncates the operand to tf32's 10 stored bits as well as one that
+rounds it (2⁻¹¹). 2K·2⁻¹²⁶ covers every accumulation step flushing a subnormal to zero;
+η_out is half the output format's subnormal spacing.
+
+The helpers above the kernel (unit roundoffs, γ, the dot factor, input checks) are
+shared with the other matmul-shaped kernels: lora, int8_matmul and attention.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+from .spec import Case, KernelSpec, backend, device
+
+# --------------------------------------------------------------------------- numbers
+UNIT_ROUNDOFF = {"float64": 2.0 ** -53, "float32": 2.0 ** -24, "tf32": 2.0 ** -11,
+                 "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
+HALF_SUBNORMAL = {"float64": 2.0 ** -1075, "float32": 2.0 ** -150, "float16": 2.0 ** -25,
+                  "bfloat16": 2.0 ** -134}
+FP32_FLUSH = 2.0 ** -126           # error of one fp32 result flushed to zero
+U_ACC = 2.0 * UNIT_ROUNDOFF["float32"]
+TF32_OPERAND = 2.0 ** -10          # truncation to tf32 (rounding would be 2⁻¹¹)
+U64 = UNIT_ROUNDOFF["float64"]
+TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16,
+                "float32": torch.float32}
+
+
+def gamma(n: float, u: float) -> float:
+    """γₙ = nu/(1 − nu); infinite when nu ≥ 1."""
+    nu = n * u
+    return math.inf if nu >= 1.0 else nu / (1.0 - nu)
+
+
+def round_up(x: torch.Tensor) -> torch.Tensor:
+    """A float64 bound enlarged past its own evaluation error (far fewer than 2²⁰
+    roundings of 2⁻⁵³ each), then moved to the next float64 up."""
+    x = x.to(torch.float64) * (1.0 + 2.0 ** -30)
+    return torch.nextafter(x, torch.full_like(x, math.inf))
+
+
+def dot_input_precision(dtype: str) -> str:
+    """The ``tl.dot`` input precision used for ``dtype`` on the running backend: fp32
+    uses exact "ieee" products in the interpreter and "tf32" tensor cores on a GPU;
+    fp16/bf16 products are exact either way and record "ieee"."""
+    return "tf32" if dtype == "float32" and backend() == "gpu" else "ieee"
+
+
+def dot_factor(k: int, input_precision: str) -> float:
+    """c with |fl(xᵀy) − xᵀy| ≤ c·|x|ᵀ|y| for a length-k dot accumulated in fp32."""
+    e_in = TF32_OPERAND if input_precision == "tf32" else 0.0
+    return (1.0 + e_in) ** 2 * (1.0 + gamma(k, U_ACC)) - 1.0
+
+
+def cast_error(y_hat: torch.Tensor, dtype: str) -> torch.Tensor:
+    """Round-to-nearest into ``dtype``: |fl(y) − y| ≤ u|fl(y)| + half a subnormal step."""
+    return UNIT_ROUNDOFF[dtype] * y_hat.detach().to("cpu", torch.float64).abs() \
+        + HALF_SUBNORMAL[dtype]
+
+
+def abs_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """|A||B| in float64, enlarged by its own rounding (all terms are non-negative)."""
+    k = a.shape[-1]
+    return (a.double().abs() @ b.double().abs()) * (1.0 + gamma(k, U64))
+
+
+def half_exact(x) -> torch.Tensor:
+    """float64 values that float16, bfloat16 and float32 all hold exactly: clipped to
+    ±2¹⁵, rounded to bf16's 8 bits, then to fp16 (which only drops bits below its normal
+    range)."""
+    t = torch.as_tensor(np.clip(np.asarray(x, dtype=np.float64), -2.0 ** 15, 2.0 ** 15))
+    for _ in range(3):
+        r = t.to(torch.bfloat16).double().to(torch.float16).double()
+        if torch.equal(r, t):
+            break
+        t = r
+    return t
+
+
+def wide_range(rng: np.random.Generator, shape, lo: float, hi: float) -> np.ndarray:
+    """Random signs times 2^U(lo, hi): many binades at once."""
+    return rng.choice([-1.0, 1.0], size=shape) * np.exp2(rng.uniform(lo, hi, size=shape))
+
+
+def check_tensors(kernel: str, tensors: Mapping[str, object], dtypes: tuple) -> None:
+    """Type, dtype, device and contiguity of each named input, one-line errors."""
+    want = device()
+    for name, t in tensors.items():
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{kernel}: {name} must be a torch.Tensor, got {type(t).__name__}")
+        if t.dtype not in dtypes:
+            names = ", ".join(str(d).replace("torch.", "") for d in dtypes)
+            raise TypeError(f"{kernel}: {name} must be {names}, got "
+                            f"{str(t.dtype).replace('torch.', '')}")
+        if t.device.type != want:
+            raise ValueError(f"{kernel}: {name} is on {t.device.type}, expected {want} "
+                             f"for the {backend()} backend")
+        if not t.is_contiguous():
+            raise ValueError(f"{kernel}: {name} must be contiguous")
+
+
+def check_shape(kernel: str, name: str, t: torch.Tensor, shape: tuple) -> None:
+    """``shape`` entries are ints or None (any size)."""
+    if t.dim() != len(shape) or any(s is not None and s != d for s, d in zip(shape, t.shape)):
+        want = "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
+        raise ValueError(f"{kernel}: {name} has shape {tuple(t.shape)}, expected {want}")
+
+
+# --------------------------------------------------------------------------- reference
+def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    # reads A (MK) and B (KN) once each from memory, writes C (MN): torch's own GEMM
+    return torch.matmul(a, b)
+
+
+# --------------------------------------------------------------------------- kernel
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  INPUT_PRECISION: tl.constexpr, DROP_K_TAIL: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    k_end = K
+    if DROP_K_TAIL:  # planted bug: the last partial K tile is never loaded
+        k_end = (K // BLOCK_K) * BLOCK_K
+    for k0 in range(0, k_end, BLOCK_K):
+        ks = k0 + offs_k
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + ks[None, :] * stride_ak,
+                    mask=(offs_m[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * stride_bk + offs_n[None, :] * stride_bn,
+                    mask=(ks[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=INPUT_PRECISION)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn,
+             acc.to(c_ptr.dtype.element_ty),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def blocks() -> dict:
+    if backend() == "gpu":
+        return {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "num_warps": 4,
+                "num_stages": 3}
+    return {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}
+
+
+# --------------------------------------------------------------------------- wrapper
+def matmul(a: torch.Tensor, b: torch.Tensor, input_precision: str | None = None
+           ) -> torch.Tensor:
+    """C = A·B in A's dtype; float32 inputs use ``input_precision`` ("ieee" or "tf32",
+    by default ``dot_input_precision``)."""
+    return _launch(a, b, input_precision, drop_k_tail=False)
+
+
+def _launch(a, b, input_precision, drop_k_tail: bool) -> torch.Tensor:
+    check_tensors("matmul", {"a": a, "b": b}, tuple(TORCH_DTYPES.values()))
+    check_shape("matmul", "a", a, (None, None))
+    check_shape("matmul", "b", b, (a.shape[1], None))
+    if a.dtype != b.dtype:
+        raise TypeError(f"matmul: a and b must share a dtype, got {a.dtype} and {b.dtype}")
+    dtype = str(a.dtype).replace("torch.", "")
+    precision = input_precision or dot_input_precision(dtype)
+    if precision not in ("ieee", "tf32"):
+        raise ValueError(f"matmul: input_precision must be 'ieee' or 'tf32', got {precision!r}")
+    m, k = a.shape
+    n = b.shape[1]
+    c = torch.empty((m, n), dtype=a.dtype, device=a.device)
+    if c.numel() == 0:
+        return c
+    cfg = blocks()
+    grid = (triton.cdiv(m, cfg["BLOCK_M"]), triton.cdiv(n, cfg["BLOCK_N"]))
+    matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                        b.stride(1), c.stride(0), c.stride(1),
+                        INPUT_PRECISION=precision, DROP_K_TAIL=drop_k_tail, **cfg)
+    return c
+
+
+# --------------------------------------------------------------------------- certification
+def _operands(case: Case, dtype: str):
+    t = TORCH_DTYPES[dtype]
+    return case.inputs["a"].to(device(), t), case.inputs["b"].to(device(), t)
+
+
+def _run(case: Case, dtype: str) -> dict:
+    return {"c": matmul(*_operands(case, dtype))}
+
+
+def _run_k_tail_dropped(case: Case, dtype: str) -> dict:
+    return {"c": _launch(*_operands(case, dtype), None, drop_k_tail=True)}
+
+
+def _reference(case: Case, dtype: str) -> dict:
+    return {"c": reference(*_operands(case, dtype))}
+
+
+def _oracle(case: Case) -> dict:
+    return {"c": case.inputs["a"] @ case.inputs["b"],
+            "_oracle": "float64 matmul; its own error γ_K(2⁻⁵³)|A||B| is in the bound"}
+
+
+def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+    """((1+e_in)²(1+γ_K(2u₃₂)) − 1)|A||B| + 2K·2⁻¹²⁶ + u_out|Ĉ| + η_out + γ_K(2⁻⁵³)|A||B|"""
+    a, b = case.inputs["a"], case.inputs["b"]
+    k = a.shape[1]
+    ab = abs_matmul(a, b)
+    accumulate = dot_factor(k, dot_input_precision(dtype)) * ab + 2 * k * FP32_FLUSH
+    total = accumulate + cast_error(outputs["c"], dtype) + gamma(k, U64) * ab
+    return {"c": round_up(total), "_formula": _bound.__doc__}
+
+
+def _cases(seed: int, which: str):
+    rng = np.random.default_rng(seed)
+    gpu = which == "gpu"
+
+    def case(name, a, b, classes):
+        a, b = half_exact(a), half_exact(b)
+        return Case(f"{name} M={a.shape[0]} N={b.shape[1]} K={a.shape[1]}", {"a": a, "b": b},
+                    {"classes": classes, "n": a.shape[1]})
+
+    shapes = [(512, 384, 1000), (257, 129, 4099)] if gpu else [(64, 48, 80), (33, 17, 100)]
+    for m, n, k in shapes:
+        yield case("normal", rng.standard_normal((m, k)), rng.standard_normal((k, n)),
+                   ["k-not-multiple-of-block", "m-n-not-multiple-of-block"])
+    yield case("k=1", rng.standard_normal((40, 1)), rng.standard_normal((1, 24)),
+               ["length-1"])
+    yield case("single", rng.standard_normal((1, 37)), rng.standard_normal((37, 1)),
+               ["length-1", "k-not-multiple-of-block"])
+    m, n, k = (256, 256, 777) if gpu else (32, 40, 72)
+    yield case("wide-range", wide_range(rng, (m, k), -12, 3), wide_range(rng, (k, n), -12, 3),
+               ["huge-dynamic-range", "k-not-multiple-of-block"])
+    x = rng.standard_normal((m, k // 2))
+    a = np.concatenate([x, x + 2.0 ** -6 * rng.standard_normal(x.shape)], axis=1)
+    y = rng.standard_normal((k // 2, n))
+    yield case("cancellation", a, np.concatenate([y, -y], axis=0), ["cancellation"])
+    yield case("subnormal-results", 2.0 ** -9 * rng.standard_normal((m, k)),
+               2.0 ** -9 * rng.standard_normal((k, n)), ["denormals"])
+
+
+def _algorithm(which: str) -> dict:
+    return {**blocks(), "grid": "one program per BLOCK_M × BLOCK_N tile of C",
+            "reduction": "sequential over K tiles, tl.dot within a tile (fp32 accumulator)",
+            "k_tail": "masked loads (zeros past K)"}
+
+
+def _precision(dtype: str) -> dict:
+    out = {"in": dtype, "accumulate": "float32", "out": dtype,
+           "input_precision": dot_input_precision(dtype)}
+    if dtype == "float32" and out["input_precision"] == "tf32":
+        out["note"] = "tf32 tensor cores: operands keep 10 stored bits (bound: 2⁻¹⁰ each)"
+    return out
+
+
+def _bench(which: str) -> dict:
+    """What verify/bench.py times: the kernel (GPU only) against torch.matmul."""
+    size = 4096 if which == "gpu" else 256
+    dtype = torch.float16 if which == "gpu" else torch.float32
+    a, b = (torch.randn(size, size, device=device(), dtype=dtype) for _ in range(2))
+    return {"shape": f"{size}x{size}x{size} {str(dtype).replace('torch.', '')}",
+            "bytes": 3 * size * size * a.element_size(), "flops": 2 * size ** 3,
+            "kernel": (lambda: matmul(a, b)) if which == "gpu" else None,
+            "peer": lambda: reference(a, b)}
+
+
+KERNEL = KernelSpec(
+    name="matmul",
+    laws=("block_matmul.blocks",),
+    summary="C = A·B, tiled; fp16/bf16 in with fp32 accumulation, fp32 with an explicit "
+            "dot input precision",
+    combine=None,
+    dtypes=("float16", "bfloat16", "float32"),
+    run=_run,
+    oracle=_oracle,
+    bound=_bound,
+    cases=_cases,
+    algorithm=_algorithm,
+    precision=_precision,
+    planted={"k_tail_dropped": _run_k_tail_dropped},
+    reference=_reference,
+    bench=_bench,
+)
