@@ -105,7 +105,7 @@ def cmd_bench(args) -> int:
             raise BadInput(f"unknown kernel(s): {', '.join(unknown)}")
         backend = resolve_backend(getattr(args, "backend", "auto") or "auto")
     except BadInput as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"verify: error: {exc}", file=sys.stderr)
         return 2
     results = []
     for name in names:

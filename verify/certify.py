@@ -286,7 +286,7 @@ def _reduction_length(case) -> int:
 
 # --------------------------------------------------------------------------- certify
 def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
-            strict: bool = False, check_laws: bool = True) -> dict:
+            strict: bool = True, check_laws: bool = True) -> dict:
     """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
 
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
@@ -692,7 +692,7 @@ def cmd_certify(args) -> int:
                                    kernels=getattr(args, "kernels", None),
                                    planted=getattr(args, "planted", True))
     except BadInput as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"verify: error: {exc}", file=sys.stderr)
         return 2
     failed = [c["kernel"] for c in certificates if not c["pass"]]
     summary = {"kernels": len(certificates), "passed": len(certificates) - len(failed),

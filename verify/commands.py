@@ -299,8 +299,11 @@ def cmd_all(args) -> int:
     stale: list[dict] = []
     if not args.no_certify:
         from . import certify
-        certs = certify.certify_all(backend=args.backend, out_dir=args.out, seed=args.seed,
-                                    progress=not args.json)
+        try:
+            certs = certify.certify_all(backend=args.backend, out_dir=args.out,
+                                        seed=args.seed, progress=not args.json)
+        except certify.BadInput as exc:
+            raise UsageError(str(exc)) from exc
         stale = certify.stale_certificates(args.out)
     ok = (not summ["disagree"] and all(p["ok"] for p in papers)
           and all(c.get("pass") for c in certs))
