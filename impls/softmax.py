@@ -54,6 +54,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import online_softmax
+from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
@@ -116,23 +117,6 @@ def _softmax_kernel(x_ptr, y_ptr, lse_ptr, n_cols, BLOCK: tl.constexpr,
 
 
 # --------------------------------------------------------------------------- wrapper
-def config(n_cols: int, backend: str | None = None) -> dict:
-    """Block size, warps and reduction depth the kernel uses for rows of n_cols."""
-    backend = backend or current_backend()
-    if backend == "gpu":
-        block = min(4096, max(128, triton.next_power_of_2(n_cols)))
-        warps = 4 if block <= 1024 else 8
-        per_thread = max(1, block // (32 * warps))
-        depth = (per_thread - 1) + 5 + int(math.log2(warps)) + 2
-    else:
-        block = min(64, max(16, triton.next_power_of_2(n_cols)))
-        warps = 1
-        depth = block - 1
-    blocks = triton.cdiv(n_cols, block)
-    return {"block": block, "num_warps": warps, "blocks": blocks,
-            "block_depth": depth, "depth": depth + blocks}
-
-
 def _validate(x) -> None:
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"softmax: expected a torch.Tensor, got {type(x).__name__}")

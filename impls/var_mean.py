@@ -53,6 +53,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
+from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
@@ -120,26 +121,6 @@ def _var_mean_kernel(x_ptr, var_ptr, mean_ptr, n_cols, correction, BLOCK: tl.con
 
 
 # --------------------------------------------------------------------------- wrapper
-def config(n_cols: int, backend: str | None = None) -> dict:
-    """Block size, warps and merge-tree height for rows of n_cols (shared with
-    layer_norm). Interpreter: tl.reduce is a sequential fold (height BLOCK − 1). GPU: a
-    model of Triton's reduction lowering — per-thread fold, warp butterfly, cross-warp
-    tree — plus 2 spare levels."""
-    backend = backend or current_backend()
-    if backend == "gpu":
-        block = min(4096, max(128, triton.next_power_of_2(n_cols)))
-        warps = 4 if block <= 1024 else 8
-        per_thread = max(1, block // (32 * warps))
-        block_depth = (per_thread - 1) + 5 + int(math.log2(warps)) + 2
-    else:
-        block = min(64, max(16, triton.next_power_of_2(n_cols)))
-        warps = 1
-        block_depth = block - 1
-    blocks = triton.cdiv(n_cols, block)
-    return {"block": block, "num_warps": warps, "blocks": blocks,
-            "block_depth": block_depth, "depth": block_depth + blocks}
-
-
 def validate(x, name: str, dtypes=DTYPES) -> None:
     """One-line errors for a row-wise kernel's input (shared with layer_norm)."""
     if not isinstance(x, torch.Tensor):

@@ -12,7 +12,7 @@ import time
 import traceback
 from typing import Any, Callable, Iterable
 
-from laws.core import EXACT, FAILS, FREE_MONOID, HOLDS, SEARCH, Z3, Law
+from laws.core import EXACT, FREE_MONOID, HOLDS, Z3, Law
 from . import oracle
 from .floats import float_verdicts
 from .prover import DEFAULT_TIMEOUT_MS, prove

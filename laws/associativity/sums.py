@@ -1,5 +1,4 @@
 """Sums, counts and means: the simplest monoids, and the mean-of-means near miss."""
-import triton.language as tl
 
 from ..core import FAILS, Law, Monoid, Property, Var
 from . import combines
