@@ -118,7 +118,7 @@ def _row(values: list[Any], vars_: tuple[Var, ...], i: int) -> list[Any]:
 
 
 def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
-                  seed: int = 0) -> dict:
+                  seed: int = 0, try_proof: bool = True) -> dict:
     """Exactness of ``law`` in one float format, with the evidence."""
     dtype, u = FORMATS[fmt]
     rng = np.random.default_rng(seed)
@@ -149,7 +149,7 @@ def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
         return result
     result["exact"] = not bool(bad.any())
     result["method"] = f"tested on {compared} cases"
-    if result["exact"]:
+    if result["exact"] and try_proof:
         _try_proof(law, fmt, vars_, instance, result)
     if bad.any():
         i = int(torch.nonzero(bad)[0])
@@ -195,7 +195,8 @@ def _discrepancy(law, values, lhs, rhs, valid, vars_, u, instance) -> dict:
 def _try_proof(law: Law, fmt: str, vars_, instance, result: dict) -> None:
     """Upgrade a tested exactness to a proof, or find what the batch missed."""
     found = fpproof.prove_exact(law, fmt, instance)
-    if found is None:
+    if found is None or found["status"] == "unknown":
+        result["proof"] = None if found is None else "timed out"
         return
     if found["status"] == "proved":
         result["method"] = "proved: " + fpproof.METHOD
@@ -260,10 +261,13 @@ def float_verdicts(law: Law, formats=tuple(FORMATS), seed: int = 0) -> dict:
     """All formats, at the law's last (largest) instance."""
     instance = law.instances[-1]
     out = {}
+    try_proof = True
     for fmt in formats:
         try:
             with np.errstate(all="ignore"):  # overflow in a format is a finding, not noise
-                out[fmt] = float_verdict(law, fmt, instance, seed)
+                out[fmt] = float_verdict(law, fmt, instance, seed, try_proof)
+            # a law whose proof timed out in one format will in the others
+            try_proof = try_proof and out[fmt].get("proof") != "timed out"
         except Exception as exc:  # an interpretation that cannot run this law
             out[fmt] = {"exact": None, "cases": 0, "counterexample": None,
                         "note": f"not evaluated: {type(exc).__name__}: {exc}"}

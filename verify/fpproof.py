@@ -101,7 +101,8 @@ def _to_float(value: z3.ExprRef, fmt: str) -> float:
 def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
                 timeout_ms: int = TIMEOUT_MS) -> dict | None:
     """``{"status": "proved"}``, ``{"status": "refuted", "values": [...]}`` (law-shaped
-    floats of the format, not yet replayed), or ``None`` when outside this prover."""
+    floats of the format, not yet replayed), ``{"status": "unknown"}`` on a timeout, or
+    ``None`` when the law is outside this prover."""
     vars_ = law.vars_for(instance)
     domains = [d for v in vars_ for d in v.component_domains()]
     if len(domains) > MAX_INPUTS or any(d not in REAL_DOMAINS for d in domains):
@@ -156,4 +157,4 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
             out.append(shape_like(v, flat[k:k + size]))
             k += size
         return {"status": "refuted", "values": out}
-    return None
+    return {"status": "unknown"}

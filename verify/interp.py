@@ -266,10 +266,14 @@ def make_torch() -> Interpretation:
 
     def vmax(*args):
         items = list(args[0]) if len(args) == 1 else list(args)
+        if all(isinstance(x, int) for x in items):  # index arithmetic stays integer
+            return max(items)
         return _fold(maximum, items)
 
     def vmin(*args):
         items = list(args[0]) if len(args) == 1 else list(args)
+        if all(isinstance(x, int) for x in items):
+            return min(items)
         return _fold(minimum, items)
 
     def vabs(x):

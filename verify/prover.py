@@ -99,14 +99,15 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
         facts = (list(ctx.side) + pre + ctx.exp_facts() + ctx.infinity_facts())
         # Stated preconditions: what the functions need (denominators, log and sqrt
         # arguments) and the domain does not already imply.
-        needed = [(f"{_short(str(d))} ≠ 0", d != 0) for d in denominators(ctx, lhs + rhs + pre)]
-        needed += [(f"{text}: {_short(str(c))}", c) for text, c in ctx.assumptions
-                   if c is not None]
+        needed = [(lambda d=d: f"{_short(str(d))} ≠ 0", d != 0)
+                  for d in denominators(ctx, lhs + rhs + pre)]
+        needed += [(lambda t=text, c=c: f"{t}: {_short(str(c))}", c)
+                   for text, c in ctx.assumptions if c is not None]
         assumptions = [text for text, c in ctx.assumptions if c is None]
-        for text, cond in needed:
+        for describe, cond in needed:
             if not _implied(facts, cond):  # an implied fact only slows z3 down
                 facts.append(cond)
-                assumptions.append(text)
+                assumptions.append(describe())
     except Unsupported as exc:
         return Proof("unknown", str(exc), seconds=time.perf_counter() - t0)
     encodings = ctx.encodings()
