@@ -321,11 +321,15 @@ def cmd_all(args) -> int:
     _print_papers(papers)
     if certs:
         table = Table(title="certificates")
-        for col in ("kernel", "backend", "dtypes", "max ρ", "pass"):
+        for col in ("kernel", "backend", "dtypes", "max ρ", "planted bugs caught", "pass"):
             table.add_column(col)
         for c in certs:
+            planted = c.get("planted") or {}
+            caught = sum(bool(p.get("caught")) for p in planted.values())
+            rho = c.get("rho")
             table.add_row(c["kernel"], c["backend"], ", ".join(_cert_dtypes(c)),
-                          f"{c['rho']:.3g}" if isinstance(c.get("rho"), (int, float)) else str(c.get("rho")),
+                          f"{rho:.3g}" if isinstance(rho, (int, float)) else str(rho),
+                          f"{caught}/{len(planted)}",
                           "[green]✓[/]" if c.get("pass") else "[bold red]✗[/]")
         OUT.print(table)
     for s in stale:
@@ -335,7 +339,6 @@ def cmd_all(args) -> int:
 
 
 def _cert_dtypes(cert: dict) -> list[str]:
-    d = cert.get("dtypes")
-    if isinstance(d, dict):
-        return list(d)
-    return [str(x) for x in (d or [])]
+    d = cert.get("dtypes") or {}
+    return [f"{name} (skipped)" if isinstance(info, dict) and info.get("status") == "skipped"
+            else name for name, info in d.items()]
