@@ -157,35 +157,59 @@ def cmd_law(args) -> int:
 
 
 def kernel_sites(law) -> list[str]:
-    """file:line of the combine's definition and of each call in impls/."""
+    """file:line of the combine's definition and of each use of it in impls/ (names in
+    code, found with the tokenizer: docstrings, comments and imports do not count)."""
     import inspect
     import os
     import re
+    import impls
     from .interp import unwrap
     if law.combine is None:
         return []
-    sites = []
     fn = unwrap(law.combine)
     try:
         src = inspect.getsourcefile(fn)
         line = inspect.getsourcelines(fn)[1]
-        sites.append(f"{os.path.relpath(src)}:{line} (definition of {fn.__name__})")
     except (OSError, TypeError):
         return []
-    # the law wraps a shared combine: find that combine's name in the law's own body
-    names = {fn.__name__} | set(re.findall(r"combines\.(\w+)", inspect.getsource(fn)))
-    import impls
+    sites = [f"{os.path.relpath(src)}:{line} (definition of {fn.__name__})"]
+    # a law-level wrapper names the shared combine it calls: combines.<name>
+    shared = set(re.findall(r"combines\.(\w+)", inspect.getsource(fn)))
+    from laws.associativity import combines
+    for name in sorted(shared):
+        target = unwrap(getattr(combines, name, None))
+        if callable(target):
+            sites.append(f"{os.path.relpath(inspect.getsourcefile(target))}:"
+                         f"{inspect.getsourcelines(target)[1]} (the shared combine {name})")
+    names = {fn.__name__} | shared
     here = os.path.dirname(impls.__file__)
     for name in sorted(os.listdir(here)):
-        if not name.endswith(".py"):
-            continue
-        path = os.path.join(here, name)
-        with open(path, encoding="utf-8") as fh:
-            for no, text in enumerate(fh, 1):
-                if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names - {"_"}) \
-                        and "import" not in text:
-                    sites.append(f"{os.path.relpath(path)}:{no}: {text.strip()}")
+        if name.endswith(".py"):
+            path = os.path.join(here, name)
+            sites += [f"{os.path.relpath(path)}:{no}: {text}"
+                      for no, text in _name_uses(path, names)]
     return sites
+
+
+def _name_uses(path: str, names: set[str]) -> list[tuple[int, str]]:
+    import io
+    import tokenize
+    with open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    lines = source.splitlines()
+    found = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except tokenize.TokenError:
+        return []
+    for tok in tokens:
+        if tok.type == tokenize.NAME and tok.string in names:
+            text = lines[tok.start[0] - 1].strip()
+            if text.startswith(("import ", "from ", "def ")):
+                continue
+            if not found or found[-1][0] != tok.start[0]:
+                found.append((tok.start[0], text))
+    return found
 
 
 def show_value(value: Any, labels: tuple = ()) -> str:
