@@ -99,3 +99,39 @@ def test_a_double_precision_artifact_is_never_a_counterexample():
 def test_malformed_law_is_error():
     law = _law(lambda a, b: (a, b), lambda a, b: a, n=2)
     assert check_law(law, floats=False)["verdict"] == "error"
+
+
+def test_hashing_symbolic_values_is_never_proved():
+    # A dict keyed by z3 terms compares structural hashes and never asks whether two
+    # symbols are equal: statistics.mode([a, b, c, c]) = c would "prove".
+    import statistics
+    law = _law(lambda a, b, c: statistics.mode([a, b, c, c]), lambda a, b, c: c)
+    proof = prove(law)
+    assert proof.status == "unknown" and "hashes a symbolic value" in proof.reason
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "refuted"  # a, a, b, b: the mode is a, not c
+
+
+def test_infinity_returned_from_a_branch():
+    def clamp_low(a):
+        return float("-inf") if a > 0 else a
+    law = _law(lambda a: tl.maximum(clamp_low(a), a), lambda a: a, n=1)
+    assert prove(law).status == "proved"
+
+
+def test_inputs_spanning_many_binades_are_not_a_false_counterexample():
+    # log(exp(a)) = a; at a = 4.6e-150, 1 + a rounds to 1 at 113 and at 177 bits alike.
+    law = _law(lambda a: tl.log(tl.exp(a)), lambda a: a, n=1)
+    assert not oracle.confirms(law, [4.5635856128105796e-150])
+
+
+def test_a_function_that_fails_on_symbols_is_unknown_then_searched():
+    import statistics
+    law = _law(lambda a, b: statistics.fmean([a, b]), lambda a, b: (a + b) / 2, n=2)
+    assert prove(law).status == "unknown"
+    assert check_law(law, floats=False)["verdict"] == "tested"
+
+
+def test_a_complex_replay_never_confirms():
+    law = _law(lambda a, b: tl.log(a) + b, lambda a, b: b + tl.log(a), n=2)
+    assert not oracle.confirms(law, [-1, 2])

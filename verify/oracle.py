@@ -24,6 +24,7 @@ PREC = 113
 # A gap below this fraction of the sides' magnitude is never a counterexample: it
 # cannot be told apart from double-precision arithmetic hidden inside a function.
 MIN_RELATIVE_GAP = mpmath.mpf(2) ** -40
+MAX_EXTRA_BITS = 4000    # precision added for inputs spanning many binades
 MP = make_mpmath()
 
 
@@ -102,14 +103,32 @@ def _mag(x):
     return abs(mpmath.mpf(x))
 
 
+def _span_bits(values: list[Any]) -> int:
+    """Binades spanned by the nonzero inputs and 1 (constants such as exp(0) = 1 meet
+    the inputs): the precision must cover them, or 1 + tiny loses the tiny at every
+    precision alike and looks like a stable gap."""
+    exps = [0]
+    for x in flatten(values):
+        if isinstance(x, bool):
+            continue
+        try:
+            m = mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpmath.mpf(x)
+        except (TypeError, ValueError):
+            continue
+        if m and mpmath.isfinite(m):
+            exps.append(int(mpmath.floor(mpmath.log(abs(m), 2))))
+    return min(max(exps) - min(exps), MAX_EXTRA_BITS)
+
+
 def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
     """Compare both sides of ``law`` at ``values`` in high precision."""
-    l1, r1, _ = _eval(law, values, instance, PREC)
-    l2, r2, b2 = _eval(law, values, instance, PREC + 64)
+    prec = PREC + _span_bits(values)
+    l1, r1, _ = _eval(law, values, instance, prec)
+    l2, r2, b2 = _eval(law, values, instance, prec + 64)
     L1, R1, L2, R2 = flatten(l1), flatten(r1), flatten(l2), flatten(r2)
     if len(L2) != len(R2):
         raise ValueError(f"{law.id}: sides have {len(L2)} and {len(R2)} components")
-    with mpmath.workprec(PREC + 64):
+    with mpmath.workprec(prec + 64):
         worst, worst_bound, differs = mpmath.mpf(0), None, False
         bounds = flatten(b2) if b2 is not None else None
         if bounds is not None and len(bounds) == 1:
@@ -178,8 +197,8 @@ def confirms(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> b
         return False
     try:
         return gap(law, values, instance).differs
-    except (ZeroDivisionError, ValueError, OverflowError):
-        return False
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        return False  # TypeError: a complex value (log of a negative) is no real counterexample
 
 
 # --------------------------------------------------------------------------- shrinking

@@ -34,7 +34,7 @@ class Proof:
 def _neq(ctx: Z3Context, a: Any, b: Any) -> z3.BoolRef:
     """a ≠ b; through exp when a side holds a log symbol (exp is injective, so the
     query is equivalent over ℝ, and the encoding relates linear forms of bases)."""
-    a, b = _as_expr(a), _as_expr(b)
+    a, b = _as_expr(a, ctx), _as_expr(b, ctx)
     if z3.is_arith(a) and (ctx.mentions_fresh(a) or ctx.mentions_fresh(b)):
         try:
             return ctx.exp(a) != ctx.exp(b)
@@ -91,7 +91,7 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
             bound = flatten(evaluate(ctx, lambda: bnd_fn(*values, **instance)))
             if len(bound) == 1:
                 bound = bound * len(lhs)
-            diffs = [z3.If(_as_expr(a) >= _as_expr(b), a - b, b - a) > c
+            diffs = [z3.If(_as_expr(a, ctx) >= _as_expr(b, ctx), a - b, b - a) > c
                      for a, b, c in zip(lhs, rhs, bound)]
         else:
             diffs = [_neq(ctx, a, b) for a, b in zip(lhs, rhs)]

@@ -76,8 +76,8 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
             return
         try:
             differs = oracle.gap(law, values, instance).differs
-        except (ZeroDivisionError, ValueError, OverflowError):
-            return
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return  # undefined there (TypeError: a complex value)
         compared += 1
         if differs:
             found.append(values)

@@ -408,6 +408,23 @@ def _forking_bool(self):
     return choice
 
 
+# every z3 term class that defines its own __hash__ (ExprRef calls AstRef's)
+_HASHED = [c for c in (z3.AstRef, z3.ExprRef, z3.SortRef, z3.FuncDeclRef)
+           if "__hash__" in c.__dict__]
+_ORIGINAL_HASH = {c: c.__dict__["__hash__"] for c in _HASHED}
+
+
+def _refusing_hash(self):
+    # A dict, set or Counter keyed by symbolic values would compare keys by their
+    # structural hash and never ask whether two symbols are equal: no fork, a wrong
+    # answer. Library code (z3's own, the checker's) may still hash terms.
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if not _ACTIVE or caller.startswith(("z3", "verify.")):
+        return self.hash()
+    raise Unsupported("the function hashes a symbolic value (dict, set, Counter, "
+                      "statistics.mode...), which the prover cannot follow")
+
+
 _CTX_FOR_INF: list[Z3Context] = []
 
 
@@ -425,6 +442,8 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
     _ACTIVE.append(branches)
     _CTX_FOR_INF.append(ctx)
     z3.AstRef.__bool__ = _forking_bool
+    for cls in _HASHED:
+        cls.__hash__ = _refusing_hash
     z3.z3.RealVal = _realval
     try:
         yield
@@ -433,6 +452,8 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
         _CTX_FOR_INF.pop()
         if not _ACTIVE:
             z3.AstRef.__bool__ = _ORIGINAL_BOOL
+            for cls in _HASHED:
+                cls.__hash__ = _ORIGINAL_HASH[cls]
             z3.z3.RealVal = _ORIGINAL_REALVAL
 
 
@@ -447,8 +468,11 @@ def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
         with _symbolic(ctx, br):
             try:
                 result = fn()
-            except z3.Z3Exception as exc:
-                raise Unsupported(f"z3 could not follow the function: {exc}") from exc
+            except Unsupported:
+                raise
+            except Exception as exc:  # the function cannot run on symbolic values
+                raise Unsupported(f"the function failed on symbolic values: "
+                                  f"{type(exc).__name__}: {exc}") from exc
         for j in range(len(prefix), len(br.taken)):
             stack.append([c for _, c in br.taken[:j]] + [not br.taken[j][1]])
         paths.append((br.taken, result))
@@ -458,33 +482,46 @@ def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
     result = paths[-1][1]
     for taken, value in reversed(paths[:-1]):
         cond = z3.And(*[c if choice else z3.Not(c) for c, choice in taken])
-        result = _join(cond, value, result)
+        result = _join(ctx, cond, value, result)
     return result
 
 
-def _join(cond, a, b):
+def _join(ctx, cond, a, b):
     if isinstance(a, (tuple, list)):
         if not isinstance(b, (tuple, list)) or len(a) != len(b):
             raise Unsupported("branches return values of different shapes")
-        return type(a)(_join(cond, x, y) for x, y in zip(a, b))
+        return type(a)(_join(ctx, cond, x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray):
         out = np.empty(a.shape, dtype=object)
         for idx in np.ndindex(*a.shape):
-            out[idx] = _join(cond, a[idx], b[idx])
+            out[idx] = _join(ctx, cond, a[idx], b[idx])
         return out
     if isinstance(a, bool) and isinstance(b, bool):
         return z3.If(cond, z3.BoolVal(a), z3.BoolVal(b))
-    return z3.If(cond, _as_expr(a), _as_expr(b))
+    a, b = _as_expr(a, ctx), _as_expr(b, ctx)
+    if z3.is_bool(a) != z3.is_bool(b):
+        raise Unsupported("branches return a truth value on one side and a number on "
+                          "the other")
+    return z3.If(cond, a, b)
 
 
-def _as_expr(x):
+def _as_expr(x, ctx: Z3Context | None = None):
     if z3.is_expr(x):
         return x
     if isinstance(x, bool):
         return z3.BoolVal(x)
-    if isinstance(x, float) and math.isinf(x) and _CTX_FOR_INF:
-        return _CTX_FOR_INF[-1].infinity(1 if x > 0 else -1)
-    return z3.RealVal(Fraction(x)) if isinstance(x, float) else z3.RealVal(x)
+    if isinstance(x, float):
+        if math.isinf(x):
+            ctx = ctx or (_CTX_FOR_INF[-1] if _CTX_FOR_INF else None)
+            if ctx is None:
+                raise Unsupported("an infinity outside a symbolic evaluation")
+            return ctx.infinity(1 if x > 0 else -1)
+        if math.isnan(x):
+            raise Unsupported("NaN has no real meaning")
+        return z3.RealVal(Fraction(x))
+    if isinstance(x, (int, Fraction)):
+        return z3.RealVal(x)
+    raise Unsupported(f"a {type(x).__name__} value has no z3 meaning")
 
 
 def flatten(x: Any) -> list[Any]:

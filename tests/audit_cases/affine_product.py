@@ -1,0 +1,3 @@
+# expect: kind=binary associative=refuted commutative=proved identity=refuted idempotent=refuted
+def f(a, b):
+    return a * b + 1

@@ -1,0 +1,3 @@
+# expect: pass
+def add(a, b):
+    return a + b

@@ -1,0 +1,527 @@
+"""Exercises: write the combine that makes a computation chunkable, or decide that none
+exists, and let the checker judge the answer.
+
+``python -m verify exercise``                      lists the exercises
+``python -m verify exercise NAME``                 states one
+``python -m verify exercise NAME FILE.py:FUNC``    checks an answer (exit 0 right, 1 wrong)
+
+A combine answer is judged against the exercise's specification, not only for being
+associative: its state, lifted from each datum and lowered at the end, must fold to
+the specified answer (``lower(lift(x₁) ⊕ … ⊕ lift(xₙ)) = spec(x₁, …, xₙ)``) at every size
+checked, and ``⊕`` must regroup. A question ("can the median be chunked?") is answered by
+a function of no arguments returning True or False, or by a combine, which the checker
+must then refute. A wrong answer comes with its counterexample, evaluated step by
+step, and a hint.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import statistics
+import sys
+import types
+from dataclasses import dataclass
+from typing import Callable
+
+from laws.core import Property, Var, fold
+from . import audit as A
+
+NEG_INF = float("-inf")
+
+
+@dataclass(frozen=True)
+class Exercise:
+    name: str
+    title: str
+    prompt: str                          # the task, as stated to the learner
+    kind: str                            # "combine" | "question"
+    hint: str                            # shown with a wrong answer
+    explanation: str                     # shown with a right answer: why
+    signature: str = ""                  # the expected function, e.g. "combine(a, b)"
+    state: Var | None = None             # one state (domains matter)
+    datum: Var | None = None             # one datum
+    lift: Callable | None = None         # datum -> state
+    lower: Callable | None = None        # state -> answer
+    spec: Callable | None = None         # data -> answer
+    state_pre: Callable | None = None    # a valid state
+    sizes: tuple[int, ...] = (1, 2, 3, 4)
+    answer: bool | None = None           # a question's right answer
+    law: str | None = None               # catalog law to read afterwards
+    float_format: str | None = None      # judge associativity in this float format
+    hashing: bool = False                # the spec hashes values (no prover)
+
+
+# --------------------------------------------------------------------------- specs
+def _mean(xs):
+    return sum(xs) / len(xs)
+
+
+def _log_sum_exp(xs):
+    return math.log(sum(math.exp(x) for x in xs))
+
+
+def _mean_and_variance(xs):
+    mu = sum(xs) / len(xs)
+    return mu, sum((x - mu) * (x - mu) for x in xs) / len(xs)
+
+
+def _welford_lower(s):
+    return s[1], s[2] / s[0]
+
+
+def _top2(xs):
+    """The two largest values, with multiplicity (−∞ when there is one value): the
+    second is the largest of the pairwise minima, so no branch is needed."""
+    pairs = [min(a, b) for i, a in enumerate(xs) for b in xs[i + 1:]]
+    return max(xs), (max(pairs) if pairs else NEG_INF)
+
+
+def _recurrence(xs):
+    h = 0
+    for a, b in xs:
+        h = a * h + b
+    return h
+
+
+def _median(xs):
+    return statistics.median(xs)
+
+
+def _mode(xs):
+    return statistics.mode(xs)
+
+
+EXERCISES = [
+    Exercise(
+        name="running_mean",
+        title="Chunk a mean",
+        kind="combine",
+        signature="combine(a, b) with a = (mean, count)",
+        prompt=("A chunk's state is (m, n): the mean m of its n values. A datum x lifts "
+                "to (x, 1); the answer is m. Write combine(a, b) returning the state of "
+                "the two chunks together, so that chunks can be merged in any grouping."),
+        state=Var("s", (2,), ("real", "positive"), labels=("m", "n")),
+        datum=Var("x"), lift=lambda x: (x, 1), lower=lambda s: s[0], spec=_mean,
+        hint=("The merged mean weights each chunk's mean by its count: "
+              "(m·n + m'·n')/(n + n'). Averaging the two means counts a chunk of one "
+              "value as much as a chunk of a million."),
+        explanation=("(m, n) ⊕ (m', n') = ((m·n + m'·n')/(n + n'), n + n') is the (sum, "
+                     "count) monoid in disguise: m·n is the chunk's sum."),
+        law="mean.homomorphism"),
+    Exercise(
+        name="online_softmax",
+        title="Stream the softmax normalizer",
+        kind="combine",
+        signature="combine(a, b) with a = (m, d)",
+        prompt=("A chunk's state is (m, d): its maximum m and d = Σ exp(xᵢ − m). A datum "
+                "x lifts to (x, 1); the answer is m + log d, the log-sum-exp of the data. "
+                "Write combine(a, b) so that chunks merge in any grouping."),
+        state=Var("s", (2,), ("real", "positive"), labels=("m", "d")),
+        datum=Var("x"), lift=lambda x: (x, 1), lower=lambda s: s[0] + math.log(s[1]),
+        spec=_log_sum_exp,
+        hint=("Both sums must be measured against the same maximum: with M = max(m, m'), "
+              "rescale d by exp(m − M) and d' by exp(m' − M) before adding."),
+        explanation=("d·e^m = Σ exp(x), so the merged sum is d·e^(m−M) + d'·e^(m'−M) "
+                     "relative to M = max(m, m'); every exponent is ≤ 0, nothing overflows."),
+        law="online_softmax.associative"),
+    Exercise(
+        name="welford",
+        title="Chunk mean and variance",
+        kind="combine",
+        signature="combine(a, b) with a = (n, mean, M2)",
+        prompt=("A chunk's state is (n, μ, M₂): its count, mean, and the sum of squared "
+                "deviations from its mean. A datum x lifts to (1, x, 0); the answer is "
+                "(μ, M₂/n), the mean and the population variance. Write combine(a, b)."),
+        state=Var("s", (3,), ("positive", "real", "nonneg"), labels=("n", "mean", "M2")),
+        datum=Var("x"), lift=lambda x: (1, x, 0), lower=_welford_lower,
+        spec=_mean_and_variance, sizes=(1, 2, 3),
+        hint=("Each chunk's M₂ is measured from its own mean. Moving both to the merged "
+              "mean adds δ²·n·n'/(n + n'), δ = μ' − μ (Chan et al.); the merged mean is "
+              "μ + δ·n'/(n + n')."),
+        explanation=("M₂ = M₂ + M₂' + δ²nn'/(n + n') with δ = μ' − μ: the correction is the "
+                     "spread between the chunk means. Without it the merge is still "
+                     "associative, but it computes the wrong variance."),
+        law="welford.homomorphism"),
+    Exercise(
+        name="topk_merge",
+        title="Merge top-2 lists",
+        kind="combine",
+        signature="merge(a, b) with a = (first, second), first ≥ second",
+        prompt=("A chunk's state is its two largest values (t₁, t₂), t₁ ≥ t₂ (−∞ when the "
+                "chunk holds only one value). A datum x lifts to (x, −∞); the answer is "
+                "the state itself. Write merge(a, b) returning the two largest of both."),
+        state=Var("s", (2,), labels=("t1", "t2")),
+        state_pre=lambda s: [s[0] >= s[1]],
+        datum=Var("x"), lift=lambda x: (x, NEG_INF), lower=lambda s: s, spec=_top2,
+        hint=("The second largest overall may be either chunk's second: it is the larger "
+              "of min(t₁, t₁') and max(t₂, t₂')."),
+        explanation=("Each overall winner is among its own chunk's top 2, so the top 2 of "
+                     "the four candidates is the top 2 of everything."),
+        law="topk_merge.merge"),
+    Exercise(
+        name="linear_recurrence",
+        title="Scan a linear recurrence",
+        kind="combine",
+        signature="compose(first, then) with states (A, B)",
+        prompt=("hₜ = aₜ·hₜ₋₁ + bₜ from h₀ = 0. A chunk's state (A, B) is its effect on h: "
+                "h ↦ A·h + B. A datum (a, b) lifts to itself; the answer is B (h₀ = 0). "
+                "Write compose(first, then): the state of 'first' followed by 'then'."),
+        state=Var("s", (2,), labels=("A", "B")),
+        datum=Var("x", (2,), labels=("a", "b")),
+        lift=lambda x: (x[0], x[1]), lower=lambda s: s[1], spec=_recurrence,
+        hint=("Apply 'first' and then 'then' to h: A'(A·h + B) + B'. Read off the new "
+              "coefficient of h and the new constant."),
+        explanation=("(A, B) then (A', B') is (A·A', A'·B + B'): composition of affine maps, "
+                     "associative but not commutative: the order of time steps matters."),
+        law="linear_recurrence.associative"),
+    Exercise(
+        name="median",
+        title="Can the median be chunked?",
+        kind="question",
+        prompt=("Can the median of a sequence be computed by merging the chunks' medians "
+                "(a combine on single numbers)? Answer with a function of no arguments "
+                "returning True or False, or give a combine(a, b) on two medians and let "
+                "the checker try it."),
+        datum=Var("x"), state=Var("s"), lift=lambda x: x, lower=lambda s: s, spec=_median,
+        sizes=(1, 2, 3), answer=False,
+        hint=("Take the chunks (1, 2, 9), (3, 4, 9), (5, 6, 9): their medians 2, 4, 6 have "
+              "median 4, the data have median 5. A chunk's median forgets the rest."),
+        explanation=("No combine of medians works: at two values the median is their "
+                     "mean, and averaging a third value in gives the wrong median of three."),
+        law="median.of_medians"),
+    Exercise(
+        name="mode",
+        title="Can the mode be chunked?",
+        kind="question",
+        prompt=("Can the most frequent value be computed by merging the chunks' modes? "
+                "Answer with a function of no arguments returning True or False, or give a "
+                "combine(a, b) on two modes."),
+        datum=Var("x"), state=Var("s"), lift=lambda x: x, lower=lambda s: s, spec=_mode,
+        sizes=(2, 3, 4), answer=False, hashing=True,
+        hint=("A value can be second in every chunk and first overall: chunked modes need "
+              "the full histogram (one count per value), which does chunk."),
+        explanation=("A mode forgets the counts of the runners-up; the histogram keeps them, "
+                     "and histograms add."),
+        law="mode.of_modes"),
+    Exercise(
+        name="float_addition",
+        title="Is float addition chunkable bit for bit?",
+        kind="question",
+        prompt=("Summing float32 values in chunks (any grouping) — is the result always "
+                "bit-identical to the sequential sum? Answer with a function of no "
+                "arguments returning True or False, or give the float combine add(a, b) "
+                "and let the checker test its associativity in float32."),
+        state=Var("s"), answer=False, float_format="float32",
+        hint=("Each float addition rounds. (a + b) + c and a + (b + c) round different "
+              "intermediate sums: try a = 1e8, b = −1e8, c = 1."),
+        explanation=("Real addition is associative; float addition is not, so a parallel "
+                     "sum is reproducible only with a fixed reduction order (or exact "
+                     "accumulation). The error stays bounded by γₙ₋₁Σ|xᵢ|."),
+        law="sum.associative"),
+]
+
+BY_NAME = {e.name: e for e in EXERCISES}
+
+
+class ExerciseError(Exception):
+    """Bad input: one line on stderr, exit status 2."""
+
+
+# --------------------------------------------------------------------------- checking
+def _combine_wrapper(fn: types.FunctionType, state: Var) -> Callable:
+    import inspect
+    required = [p for p in inspect.signature(fn).parameters.values()
+                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+    k = state.shape[0] if state.shape else 0
+    if len(required) == 2:
+        if k:
+            return lambda a, b: tuple(fn(a, b))
+        return fn
+    if k and len(required) == 2 * k:
+        return lambda a, b: tuple(fn(*a, *b))
+    want = "two states (a, b)" + (f" or {2 * k} unpacked components" if k else "")
+    raise ExerciseError(f"{fn.__name__} takes {len(required)} parameters: a combine takes "
+                        f"{want}")
+
+
+def _state_pre(ex: Exercise, nvars: int):
+    if ex.state_pre is None:
+        return None
+    sp = ex.state_pre
+
+    def pre(*states):
+        return [c for s in states[:nvars] for c in sp(s)]
+    return pre
+
+
+def _assoc_prop(ex: Exercise) -> A.Prop:
+    s = ex.state
+    vars_ = tuple(Var(n, s.shape, s.domain, s.tuple_state, s.labels) for n in "abc")
+    return A.Prop("associative", Property.ASSOCIATIVITY, "f(f(a, b), c) = f(a, f(b, c))",
+                  A.LICENSES["associative"], ("a", "b", "c"), (), 
+                  lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)),
+                  vars=vars_, pre=_state_pre(ex, 3))
+
+
+def _homomorphism_prop(ex: Exercise, n: int) -> A.Prop:
+    lift, lower, spec = ex.lift, ex.lower, ex.spec
+    d = ex.datum
+    vars_ = tuple(Var(f"x{i + 1}", d.shape, d.domain, d.tuple_state, d.labels)
+                  for i in range(n))
+
+    def lhs(F, *xs):
+        return lower(fold(F, [lift(x) for x in xs]))
+
+    def rhs(F, *xs):
+        return spec(list(xs))
+
+    if n == 1:
+        statement = "lower(lift(x₁)) = spec(x₁)"
+    elif n == 2:
+        statement = "lower(lift(x₁) ⊕ lift(x₂)) = spec(x₁, x₂)"
+    else:
+        statement = f"lower(lift(x₁) ⊕ … ⊕ lift(x{_sub(n)})) = spec(x₁, …, x{_sub(n)})"
+    return A.Prop(f"homomorphism_n{n}", Property.ASSOCIATIVITY, statement,
+                  "streaming and chunked evaluation compute the specification",
+                  tuple(v.name for v in vars_), (), lhs, rhs, bounded=f"n = {n}",
+                  vars=vars_)
+
+
+def _sub(n: int) -> str:
+    return "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(n))
+
+
+def _judge(prop: A.Prop, g, no_prover: str | None, name: str = "f") -> dict:
+    law = A.make_law(prop, g)
+    res = A.decide(law, bounded=prop.bounded is not None, no_prover=no_prover,
+                   cases=A.SEARCH_CASES)
+    out = {"check": prop.name, "statement": prop.statement, "verdict": res["verdict"],
+           "method": res["method"], "assumptions": res["assumptions"],
+           "reason": res["reason"], "cases": res["cases"], "counterexample": None}
+    if res["values"] is not None:
+        out["counterexample"] = {v.name: A.oracle.plain(x)
+                                 for v, x in zip(law.vars, res["values"])}
+        out["steps"] = A.trace(prop, g, res["values"], name)
+    return out
+
+
+def check_combine(ex: Exercise, fn: types.FunctionType) -> dict:
+    g = _combine_wrapper(fn, ex.state)
+    hashing = A.hashing_constructs(fn)
+    no_prover = None
+    if hashing or ex.hashing:
+        what = ", ".join(hashing) or "statistics.mode in the specification"
+        no_prover = f"the prover cannot follow hashing of values ({what})"
+    checks = []
+    if ex.float_format:
+        prop = A.Prop("associative", Property.ASSOCIATIVITY,
+                      f"f(f(a, b), c) = f(a, f(b, c)) in {ex.float_format}",
+                      A.LICENSES["associative"], ("a", "b", "c"), (A.SCALAR,) * 3,
+                      lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)))
+        law = A.make_law(prop, g)
+        fv = A.float_check(law, ex.float_format, None)
+        checks.append({"check": f"associative_{ex.float_format}", "statement": prop.statement,
+                       "verdict": {"inexact": A.REFUTED, "exact": A.TESTED}.get(
+                           fv["verdict"], A.UNKNOWN),
+                       "method": f"{ex.float_format} arithmetic, {fv.get('cases')} cases",
+                       "counterexample": (dict(zip("abc", fv["counterexample"]))
+                                          if fv.get("counterexample") else None),
+                       "sides": fv.get("sides"), "reason": fv.get("note")})
+        return _outcome(ex, checks, expect_refuted=True)
+    if ex.kind == "combine":
+        checks.append(_judge(_assoc_prop(ex), g, no_prover, fn.__name__))
+    for n in ex.sizes:
+        if checks and checks[-1]["verdict"] == A.REFUTED:
+            break
+        checks.append(_judge(_homomorphism_prop(ex, n), g, no_prover, fn.__name__))
+    return _outcome(ex, checks, expect_refuted=ex.kind == "question")
+
+
+def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
+    refuted = next((c for c in checks if c["verdict"] == A.REFUTED), None)
+    if expect_refuted:
+        passed = refuted is not None
+        message = ("right: no such combine exists, and yours fails as it must"
+                   if passed else "the checks could not refute your combine, but no "
+                   "combine of this kind can be exact; look for the case it misses")
+    else:
+        passed = all(c["verdict"] in A.HOLDING for c in checks)
+        if passed:
+            message = "right"
+        elif refuted is not None:
+            message = f"wrong: {refuted['check']} fails"
+        else:
+            message = "not decided: " + "; ".join(
+                f"{c['check']}: {c['verdict']} ({c.get('reason')})"
+                for c in checks if c["verdict"] not in A.HOLDING)
+    return {"exercise": ex.name, "passed": passed, "message": message, "checks": checks,
+            "hint": None if passed else ex.hint,
+            "explanation": ex.explanation if passed else None, "law": ex.law}
+
+
+def check_question(ex: Exercise, fn: types.FunctionType) -> dict:
+    try:
+        with A.time_limit(A.PROBE_SECONDS):
+            value = fn()
+    except (Exception, A.TimeLimit) as exc:  # the learner's function failed
+        raise ExerciseError(f"{fn.__name__}() raised {type(exc).__name__}: {exc}") from None
+    if not isinstance(value, bool):
+        raise ExerciseError(f"{fn.__name__}() returned {value!r}; answer True or False")
+    passed = value == ex.answer
+    evidence = _evidence(ex)
+    return {"exercise": ex.name, "passed": passed,
+            "message": "right" if passed else f"wrong: the answer is {ex.answer}",
+            "answer": value, "evidence": evidence,
+            "hint": None if passed else ex.hint,
+            "explanation": ex.explanation if passed else None, "law": ex.law}
+
+
+def _evidence(ex: Exercise) -> dict | None:
+    """The catalog's verdict behind the answer, with its counterexample."""
+    if not ex.law:
+        return None
+    from laws import REGISTRY
+    from .check import check_law
+    if ex.law not in REGISTRY:
+        return None
+    law = REGISTRY[ex.law]
+    r = check_law(law, floats=bool(ex.float_format))
+    out = {"law": law.id, "statement": law.statement, "verdict": r["verdict"],
+           "counterexample": r.get("counterexample")}
+    if ex.float_format and r.get("floats"):
+        fv = r["floats"].get(ex.float_format) or {}
+        out["float"] = {"format": ex.float_format, "exact": fv.get("exact"),
+                        "counterexample": fv.get("counterexample")}
+    return out
+
+
+def check_answer(name: str, target: str) -> dict:
+    ex = get(name)
+    try:
+        fn, _, _ = A.load_target(target)
+    except A.AuditError as exc:
+        raise ExerciseError(str(exc)) from None
+    import inspect
+    required = [p for p in inspect.signature(fn).parameters.values()
+                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+    if ex.kind == "question" and not required:
+        out = check_question(ex, fn)
+    elif ex.kind == "question" or ex.kind == "combine":
+        if not required:
+            raise ExerciseError(f"{fn.__name__} takes no parameters: this exercise wants "
+                                f"{ex.signature or 'a combine(a, b)'}")
+        out = check_combine(ex, fn)
+    else:  # pragma: no cover - the exercise table is fixed
+        raise ExerciseError(f"unknown exercise kind {ex.kind}")
+    out["target"] = target
+    return out
+
+
+def get(name: str) -> Exercise:
+    if name not in BY_NAME:
+        import difflib
+        close = difflib.get_close_matches(name, list(BY_NAME), n=3, cutoff=0.4)
+        raise ExerciseError(f"unknown exercise {name!r}" + (
+            f" (did you mean: {', '.join(close)}?)" if close else
+            f" (exercises: {', '.join(BY_NAME)})"))
+    return BY_NAME[name]
+
+
+def describe(ex: Exercise) -> dict:
+    return {"name": ex.name, "title": ex.title, "kind": ex.kind, "prompt": ex.prompt,
+            "signature": ex.signature or ("answer() -> bool, or combine(a, b)"
+                                          if ex.kind == "question" else ""),
+            "sizes_checked": list(ex.sizes) if not ex.float_format else None,
+            "law": ex.law,
+            "check": f"python -m verify exercise {ex.name} FILE.py:FUNC"}
+
+
+# --------------------------------------------------------------------------- CLI
+def cmd_exercise(args) -> int:
+    as_json = getattr(args, "json", False)
+    try:
+        if not getattr(args, "name", None):
+            doc = {"exercises": [{"name": e.name, "title": e.title, "kind": e.kind}
+                                 for e in EXERCISES]}
+            _emit(doc, as_json, _render_list)
+            return 0
+        if not getattr(args, "target", None):
+            _emit(describe(get(args.name)), as_json, _render_statement)
+            return 0
+        with contextlib.redirect_stdout(io.StringIO()):
+            result = check_answer(args.name, args.target)
+    except ExerciseError as exc:
+        print(f"exercise: {exc}", file=sys.stderr)
+        return 2
+    _emit(result, as_json, _render_result)
+    return 0 if result["passed"] else 1
+
+
+def _emit(doc: dict, as_json: bool, render: Callable) -> None:
+    if as_json:
+        print(json.dumps(doc, ensure_ascii=False, default=str))
+    else:
+        render(doc)
+
+
+def _render_list(doc: dict) -> None:
+    from rich.console import Console
+    con = Console()
+    for e in doc["exercises"]:
+        con.print(f"[bold]{e['name']}[/bold]  {e['title']}  [dim]({e['kind']})[/dim]")
+    con.print("\n[dim]python -m verify exercise NAME  states one; add FILE.py:FUNC to "
+              "check your answer[/dim]")
+
+
+def _render_statement(doc: dict) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    con = Console()
+    con.print(f"[bold]{doc['title']}[/bold] ({doc['name']})\n")
+    con.print(escape(doc["prompt"]))
+    if doc["signature"]:
+        con.print(f"\nWrite: [bold]{escape(doc['signature'])}[/bold]")
+    con.print(f"Check: {doc['check']}")
+
+
+def _render_result(doc: dict) -> None:
+    from rich.console import Console
+    from rich.markup import escape as e
+    con = Console()
+    colour = "green" if doc["passed"] else "red"
+    con.print(f"[bold {colour}]{e(doc['message'])}[/]")
+    for c in doc.get("checks", []):
+        con.print(f"  {c['check']}: {c['verdict']}  [dim]{e(c['statement'])}[/dim]")
+        if c.get("counterexample"):
+            con.print("    at " + ", ".join(f"{k} = {json.dumps(v)}"
+                                            for k, v in c["counterexample"].items()))
+            st = c.get("steps") or {}
+            for side, label in (("lhs", "left "), ("rhs", "right")):
+                for call in st.get(f"{side}_calls", []):
+                    con.print(f"      {e(call['call'])} = {e(call['value'])}")
+                if side in st:
+                    con.print(f"    {label} side = {e(str(st[side]))}")
+            if c.get("sides"):
+                con.print(f"    left {c['sides'].get('lhs')} vs right {c['sides'].get('rhs')}")
+    ev = doc.get("evidence")
+    if ev:
+        fl = ev.get("float")
+        con.print(f"  {ev['law']}: {ev['verdict']} over ℝ  [dim]{e(ev['statement'])}[/dim]")
+        ce = ev.get("counterexample")
+        if fl:
+            ce = fl.get("counterexample")
+            con.print(f"    in {fl['format']}: "
+                      + ("bit-exact on the cases tried" if fl.get("exact") else "not exact"))
+        if ce:
+            con.print(f"    counterexample {e(json.dumps(ce.get('bindings')))}: "
+                      f"{e(json.dumps(ce.get('lhs')))} vs {e(json.dumps(ce.get('rhs')))}")
+    if doc.get("hint"):
+        con.print(f"\n[bold]Hint[/bold] {e(doc['hint'])}")
+    if doc.get("explanation"):
+        con.print(f"\n[bold]Why[/bold] {e(doc['explanation'])}")
+    if doc.get("law"):
+        con.print(f"[dim]More: python -m verify explain {doc['law']}[/dim]")
