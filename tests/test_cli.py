@@ -62,3 +62,13 @@ def test_papers_json():
     doc = json.loads(p.stdout)
     assert p.returncode == (0 if all(x["ok"] for x in doc["papers"]) else 1)
     assert any(x["id"] == "milakov2018" for x in doc["papers"])
+
+
+def test_all_json_is_one_document_covering_six_properties():
+    p = run("all", "--no-certify", "--json", "--jobs", "2")
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = json.loads(p.stdout)
+    assert set(doc) == {"laws", "papers", "certificates", "stale", "summary"}
+    assert {r["property"] for r in doc["laws"]} == {
+        "associativity", "separability", "locality", "sparsity", "redundancy", "symmetry"}
+    assert doc["summary"]["ok"] and doc["summary"]["laws"]["disagree"] == []
