@@ -249,10 +249,11 @@ def print_law(law, r: dict) -> None:
         OUT.print("  floats:")
         for fmt, v in r["floats"].items():
             exact = {True: "exact", False: "not exact", None: "undecided"}[v.get("exact")]
-            line = f"    {fmt:9s} {exact} ({v.get('cases', 0)} cases)"
+            line = f"    {fmt:9s} {exact} ({v.get('method') or v.get('note', '')})"
             err = v.get("max_relative_error_in_u")
             if err:
-                line += f"; worst error {err['lhs']:.3g}u / {err['rhs']:.3g}u (lhs / rhs)" \
+                line += (f"; worst error against the oracle {err['lhs']:.3g}u / "
+                         f"{err['rhs']:.3g}u (lhs / rhs)") \
                     if isinstance(err["lhs"], float) and isinstance(err["rhs"], float) else ""
             OUT.print(line)
             if v.get("counterexample"):

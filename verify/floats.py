@@ -153,7 +153,7 @@ def float_verdict(law: Law, fmt: str, instance: Mapping[str, Any] = {},
         _try_proof(law, fmt, vars_, instance, result)
     if bad.any():
         i = int(torch.nonzero(bad)[0])
-        row = _row(values, vars_, i)
+        row = _shrink(law, _row(values, vars_, i), vars_, fmt, instance)
         result["counterexample"] = _replay(law, row, vars_, fmt, instance)
         if result["counterexample"] is None:  # the batch and the replay disagree
             result["exact"] = None
@@ -201,10 +201,49 @@ def _try_proof(law: Law, fmt: str, vars_, instance, result: dict) -> None:
     if found["status"] == "proved":
         result["method"] = "proved: " + fpproof.METHOD
         return
-    replay = _replay(law, found["values"], vars_, fmt, instance)
+    values = found["values"]
+    if _replay(law, values, vars_, fmt, instance) is not None:
+        values = _shrink(law, values, vars_, fmt, instance)
+    replay = _replay(law, values, vars_, fmt, instance)
     if replay is not None:
         result.update(exact=False, counterexample=replay,
                       method="counterexample from the " + fpproof.METHOD)
+
+
+def _simpler(x: float, dtype: torch.dtype) -> list[float]:
+    """Values that read better than x: small integers, then x with fewer significant
+    bits, each rounded to the format."""
+    out = [0.0, 1.0, -1.0, 2.0, 0.5]
+    if x and math.isfinite(x):
+        m, e = math.frexp(abs(x))
+        out += [math.copysign(round(m * 2 ** k) * 2.0 ** (e - k), x) for k in range(1, 12)]
+    return [float(torch.tensor(v, dtype=torch.float64).to(dtype)) for v in out]
+
+
+def _shrink(law: Law, row: list[Any], vars_, fmt: str, instance, budget: int = 300):
+    """Greedily simplify a float counterexample while it still replays in ``fmt``."""
+    dtype, _ = FORMATS[fmt]
+    flat = [list(flatten(x)) for x in row]
+    tries = 0
+    for vi, comps in enumerate(flat):
+        for ci in range(len(comps)):
+            for cand in _simpler(comps[ci], dtype):
+                tries += 1
+                if tries > budget or cand == comps[ci]:
+                    continue
+                trial = [list(c) for c in flat]
+                trial[vi][ci] = cand
+                trial_row = [shape_like(v, c) for v, c in zip(vars_, trial)]
+                if _precondition_rows(law, trial_row, vars_, instance) and \
+                        _replay(law, trial_row, vars_, fmt, instance) is not None:
+                    flat = trial
+                    comps[ci] = cand
+                    break
+    return [shape_like(v, c) for v, c in zip(vars_, flat)]
+
+
+def _precondition_rows(law: Law, row: list[Any], vars_, instance) -> bool:
+    return oracle.preconditions_hold(law, row, instance)
 
 
 def _replay(law: Law, row: list[Any], vars_, fmt: str, instance) -> dict | None:
