@@ -89,6 +89,8 @@ class Law:
     doc: str = ""                             # the equation and what it does not cover
     combine: Callable[..., Any] | None = None  # the shared combine, when there is one
     float_check: bool = True                  # run float-format verdicts for this law
+    induction: tuple["Law", ...] = ()          # sub-laws that prove it for every n
+    induction_note: str = ""                  # what the unbounded proof is about
 
     @property
     def family(self) -> str:
@@ -109,6 +111,78 @@ def fold(combine: Callable, items: Sequence[Any], identity: Any = None) -> Any:
     for item in rest:
         acc = combine(acc, item)
     return acc
+
+
+# --------------------------------------------------------------------------- induction
+@dataclass(frozen=True)
+class Induction:
+    """A specification as a running summary of the data: σ([]) = ``empty``,
+    σ(xs + [x]) = ``update``(σ(xs), x), the answer ``finish``(σ(xs)); ``alpha`` maps a
+    summary to the monoid state that represents it. With ``invariant`` true of every
+    σ(xs) for nonempty xs, four unbounded proofs (base, invariant kept, step, lowering)
+    show by induction on n that the left fold of lifted data equals α(σ(xs)), so its
+    lowering equals ``finish``(σ(xs)) for every n.
+
+    Does not cover: that ``finish`` over the summary equals a differently written
+    specification (say, a two-pass variance); ``about`` says which specification the
+    unbounded proof is against.
+    """
+
+    summary: Var                               # template of the summary (aggregates)
+    empty: Any                                 # σ([])
+    update: Callable[[Any, Any], Any]          # the aggregates' definition, one datum on
+    finish: Callable[[Any], Any]               # the answer from the aggregates
+    alpha: Callable[[Any], Any]                # the state that represents a summary
+    about: str                                 # the specification, in words
+    invariant: Callable[[Any], Sequence[Any]] | None = None  # true of σ(xs), xs ≠ []
+
+
+def _induction_laws(family: str, prop: Property, combine, lift, lower, datum: Var,
+                    datum_pre, ind: Induction) -> tuple[Law, ...]:
+    empty, update, finish, alpha, inv = (ind.empty, ind.update, ind.finish, ind.alpha,
+                                         ind.invariant)
+    s = Var("s", ind.summary.shape, ind.summary.domain, ind.summary.tuple_state,
+            ind.summary.labels)
+    x = Var("x", datum.shape, datum.domain, datum.tuple_state, datum.labels)
+
+    def holds(conds):
+        return [c for c in conds]
+
+    def pre_x(x):
+        return list(datum_pre(x)) if datum_pre else []
+
+    def pre_sx(s, x):
+        return (list(inv(s)) if inv else []) + pre_x(x)
+
+    def pre_s(s):
+        return list(inv(s)) if inv else []
+
+    common = dict(property=prop, licenses="(a step of the induction proof)",
+                  combine=combine, float_check=False)
+    out = [
+        Law(id=f"{family}.induction_base", statement="lift(x) = α(update(σ([]), x))",
+            vars=(x,), lhs=lambda x: lift(x), rhs=lambda x: alpha(update(empty, x)),
+            pre=pre_x if datum_pre else None, **common),
+        Law(id=f"{family}.induction_step",
+            statement="α(s) ⊕ lift(x) = α(update(s, x))", vars=(s, x),
+            lhs=lambda s, x: combine(alpha(s), lift(x)),
+            rhs=lambda s, x: alpha(update(s, x)), pre=pre_sx, **common),
+        Law(id=f"{family}.induction_lowering", statement="lower(α(s)) = finish(s)",
+            vars=(s,), lhs=lambda s: lower(alpha(s)), rhs=lambda s: finish(s),
+            pre=pre_s if inv else None, **common),
+    ]
+    if inv:
+        out += [
+            Law(id=f"{family}.invariant_base", statement="invariant(update(σ([]), x))",
+                vars=(x,), lhs=lambda x: holds(inv(update(empty, x))),
+                rhs=lambda x: [True] * len(inv(update(empty, x))),
+                pre=pre_x if datum_pre else None, **common),
+            Law(id=f"{family}.invariant_step",
+                statement="invariant(s) ⇒ invariant(update(s, x))", vars=(s, x),
+                lhs=lambda s, x: holds(inv(update(s, x))),
+                rhs=lambda s, x: [True] * len(inv(update(s, x))), pre=pre_sx, **common),
+        ]
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- monoids
@@ -140,6 +214,7 @@ class Monoid:
     commutative: bool = False
     idempotent: bool = False
     homomorphism_sizes: tuple[int, ...] = (1, 2, 3, 4)
+    induction: Induction | None = None        # for an unbounded homomorphism proof
     references: tuple[str, ...] = ()
     kernels: tuple[str, ...] = ()
     doc: str = ""
@@ -205,6 +280,10 @@ class Monoid:
             pre=pre_data if datum_pre else None,
             instances=tuple({"n": n} for n in sizes),
             bounded_by=f"n ≤ {max(sizes)} data (each size a separate proof)",
+            induction=() if self.induction is None else _induction_laws(
+                self.family, self.property, c, lift, lower, self.datum, datum_pre,
+                self.induction),
+            induction_note="" if self.induction is None else self.induction.about,
             doc=f"The {self.family} fold computes its specification.", **common))
         return out
 

@@ -47,11 +47,34 @@ def test_anti_laws_are_refuted_with_a_replayed_counterexample(law_id):
     assert replays(law, r["counterexample"])
 
 
-def test_every_homomorphism_is_proved_bounded():
+UNBOUNDED_HOMOMORPHISMS = ["sum", "count", "mean", "max", "welford", "pooled_variance",
+                            "online_softmax", "linear_recurrence"]
+
+
+@pytest.mark.parametrize("family", UNBOUNDED_HOMOMORPHISMS)
+def test_homomorphism_proved_for_every_n_by_induction(family):
+    law = laws.REGISTRY[f"{family}.homomorphism"]
+    assert law.induction
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "proved" and "induction on n" in r["method"], r
+
+
+def test_other_homomorphisms_are_proved_bounded():
     for law in laws.REGISTRY:
-        if law.id.endswith(".homomorphism"):
+        if law.id.endswith(".homomorphism") and not law.induction:
             r = check_law(law, floats=False)
             assert r["verdict"] == "proved-bounded", r
+
+
+def test_a_wrong_abstraction_leaves_the_homomorphism_bounded():
+    import dataclasses
+    from laws.associativity import moments
+    forgetful = dataclasses.replace(moments.WELFORD.induction,
+                                    alpha=lambda s: (s[0], s[1] / s[0], s[2]))
+    monoid = dataclasses.replace(moments.WELFORD, induction=forgetful)
+    law = next(x for x in monoid.laws() if x.id.endswith(".homomorphism"))
+    r = check_law(law, floats=False)
+    assert r["verdict"] == "proved-bounded" and "no unbounded proof" in r["reason"]
 
 
 def test_sum_is_not_exact_in_float32_and_the_counterexample_replays():

@@ -82,6 +82,8 @@ def check_law(law: Law, *, floats: bool = True, timeout_ms: int = DEFAULT_TIMEOU
         out["verdict"] = ERROR
         out["reason"] = f"{type(exc).__name__}: {exc}"
         out["traceback"] = traceback.format_exc(limit=6)
+    if out["verdict"] == PROVED:
+        out["bound"] = None  # an unbounded proof (the method names any bounded part)
     out["ok"] = agrees(law.expect, out["verdict"])
     if (floats and law.float_check and law.expect == HOLDS and law.exactness == EXACT
             and law.method != FREE_MONOID and out["verdict"] in (PROVED, PROVED_BOUNDED, TESTED)):
@@ -120,13 +122,37 @@ def _by_z3(law: Law, timeout_ms: int, cases: int) -> dict:
                         "counterexample": oracle.counterexample(law, found.values, inst)}
             tested += found.cases
     method = _z3_method(encodings)
+    if law.induction and not fallback:
+        step = _induction(law, timeout_ms)
+        if step["proved"]:
+            return {"method": f"{method}; induction on n ({step['steps']}) against "
+                              f"{law.induction_note}; the direct specification also "
+                              f"proved for {law.bounded_by}",
+                    "verdict": PROVED,
+                    "assumptions": assumptions + [a for a in step["assumptions"]
+                                                  if a not in assumptions]}
+        reasons.append(step["reason"])
     if fallback:
         return {"method": method + "; hypothesis + mpmath oracle", "verdict": TESTED
                 if tested else UNKNOWN, "cases": tested or None, "assumptions": assumptions,
                 "reason": "; ".join(reasons)}
     bounded = len(law.instances) > 1 or law.bounded_by is not None
     return {"method": method, "verdict": PROVED_BOUNDED if bounded else PROVED,
-            "assumptions": assumptions}
+            "assumptions": assumptions, "reason": "; ".join(reasons) or None}
+
+
+def _induction(law: Law, timeout_ms: int) -> dict:
+    """Prove every step of the law's induction; an unproved step leaves it bounded."""
+    assumptions: list[str] = []
+    for sub in law.induction:
+        proof = prove(sub, {}, timeout_ms)
+        if proof.status != PROVED:
+            why = proof.reason or ("a counterexample" if proof.status == REFUTED else "")
+            return {"proved": False, "reason": f"no unbounded proof: {sub.id} is "
+                                               f"{proof.status}{': ' + why if why else ''}"}
+        assumptions += [a for a in proof.assumptions if a not in assumptions]
+    steps = ", ".join(sub.id.split(".", 1)[1].replace("_", " ") for sub in law.induction)
+    return {"proved": True, "steps": steps, "assumptions": assumptions}
 
 
 def _z3_method(encodings: Iterable[str]) -> str:

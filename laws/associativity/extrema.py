@@ -1,5 +1,5 @@
 """Maximum and argmax: associative, commutative, max also idempotent."""
-from ..core import Monoid, Var
+from ..core import Induction, Monoid, Var
 from . import combines
 
 
@@ -23,6 +23,9 @@ MAX = Monoid(
     family="max", combine=_max, identity=float("-inf"), state=Var("m"),
     lift=lambda x: x, lower=lambda m: m, spec=lambda xs: max(xs),
     statement="a ⊕ b = max(a, b)", commutative=True, idempotent=True,
+    induction=Induction(summary=Var("M"), empty=float("-inf"),
+                        update=lambda M, x: max(M, x), finish=lambda M: M,
+                        alpha=lambda M: M, about="the running maximum (its definition)"),
     licenses="row maxima in chunks, merged (the max pass of a safe softmax, "
              "max-pooling, torch.amax)", kernels=("softmax",),
     doc="max is associative, commutative and idempotent with identity −∞. It is also "

@@ -1,7 +1,7 @@
 """Variance in chunks: Welford/Chan's (count, mean, M2) merge, the textbook
 (count, sum, sum of squares) merge that loses accuracy to cancellation, and the near
 miss that adds variances without the mean correction."""
-from ..core import FAILS, Law, Monoid, Property, Var
+from ..core import FAILS, Induction, Law, Monoid, Property, Var
 from . import combines
 
 _STATE = Var("s", (3,), ("nonneg", "real", "nonneg"), labels=("n", "mean", "m2"))
@@ -10,6 +10,23 @@ _STATE = Var("s", (3,), ("nonneg", "real", "nonneg"), labels=("n", "mean", "m2")
 def _valid(s):
     """A state with no data is the empty state."""
     return [(s[0] > 0) | ((s[1] == 0) & (s[2] == 0))]
+
+
+# The variance over power sums (n, Σx, Σx²): mean S/n, variance Q/n − (S/n)².
+_POWER_SUMS = Var("σ", (3,), ("nonneg", "real", "nonneg"), labels=("n", "S", "Q"))
+
+
+def _add_datum(s, x):
+    return s[0] + 1, s[1] + x, s[2] + x * x
+
+
+def _moments(s):
+    mean = s[1] / s[0]
+    return mean, s[2] / s[0] - mean * mean
+
+
+def _counted(s):
+    return [s[0] >= 1]
 
 
 def _welford(a, b):
@@ -25,6 +42,10 @@ WELFORD = Monoid(
     family="welford", combine=_welford, identity=(0.0, 0.0, 0.0), state=_STATE,
     lift=lambda x: (1.0, x, 0.0), lower=lambda s: (s[1], s[2] / s[0]), spec=_variance,
     state_pre=_valid,
+    induction=Induction(summary=_POWER_SUMS, empty=(0.0, 0.0, 0.0), update=_add_datum,
+                        finish=_moments, invariant=_counted,
+                        alpha=lambda s: (s[0], s[1] / s[0], s[2] - s[1] * s[1] / s[0]),
+                        about="mean Σx/n and variance Σx²/n − (Σx/n)² over power sums"),
     statement="(n, μ, M) ⊕ (n', μ', M') = (n+n', μ + δn'/(n+n'), M + M' + δ²nn'/(n+n')), "
               "δ = μ' − μ",
     commutative=True, kernels=("var_mean", "layer_norm"),
@@ -49,6 +70,9 @@ POOLED_VARIANCE = Monoid(
     family="pooled_variance", combine=_pooled, identity=(0.0, 0.0, 0.0),
     state=Var("s", (3,), ("nonneg", "real", "nonneg"), labels=("n", "sum", "sumsq")),
     lift=lambda x: (1.0, x, x * x), lower=_pooled_lower, spec=_variance, state_pre=_valid,
+    induction=Induction(summary=_POWER_SUMS, empty=(0.0, 0.0, 0.0), update=_add_datum,
+                        finish=_moments, invariant=_counted, alpha=lambda s: s,
+                        about="mean Σx/n and variance Σx²/n − (Σx/n)² over power sums"),
     statement="(n, Σx, Σx²) ⊕ (n', Σx', Σx'²) = componentwise sum; var = Σx²/n − (Σx/n)²",
     commutative=True, references=("chan1979",),
     licenses="one-pass variance by sums (exact over ℝ); in floats it cancels "

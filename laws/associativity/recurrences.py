@@ -2,7 +2,7 @@
 S4/Mamba and parallel RNNs."""
 import numpy as np
 
-from ..core import Law, Monoid, Property, Var
+from ..core import Induction, Law, Monoid, Property, Var
 from . import combines
 
 
@@ -23,6 +23,10 @@ LINEAR_RECURRENCE = Monoid(
     lift=lambda x: x, lower=lambda p: p[1], spec=_sequential,
     statement="(a, b) ⊕ (a', b') = (a·a', a'·b + b'): first h ↦ a·h + b, then a'·h + b'",
     kernels=("linear_scan", "selective_scan"), references=("blelloch1990", "gu2023"),
+    induction=Induction(
+        summary=Var("σ", (2,), labels=("P", "h")), empty=(1.0, 0.0),
+        update=lambda s, x: (s[0] * x[0], x[0] * s[1] + x[1]), finish=lambda s: s[1],
+        alpha=lambda s: s, about="the sequential loop h ← a·h + b from h = 0 (with P = Πa)"),
     licenses="a recurrence evaluated by a parallel scan in O(log n) depth (Mamba's "
              "selective scan, S5, linear RNNs, parallel IIR filters)",
     doc="Composition of affine maps of the line. Not commutative. The fold from h₀ = 0 "

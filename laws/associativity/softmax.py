@@ -2,7 +2,7 @@
 rescale."""
 import triton.language as tl
 
-from ..core import FAILS, Law, Monoid, Property, Var
+from ..core import FAILS, Induction, Law, Monoid, Property, Var
 from . import combines
 
 NEG_INF = float("-inf")
@@ -22,6 +22,12 @@ ONLINE_SOFTMAX = Monoid(
     lift=lambda x: (x, 1.0), lower=lambda s: s[0] + tl.log(s[1]), spec=_log_sum_exp,
     statement="(m, d) ⊕ (m', d') = (M, d·e^(m−M) + d'·e^(m'−M)), M = max(m, m')",
     commutative=True, kernels=("softmax",), references=("milakov2018",),
+    induction=Induction(
+        summary=Var("σ", (2,), ("real", "positive"), labels=("max", "Z")),
+        empty=(NEG_INF, 0.0),
+        update=lambda s, x: (tl.maximum(s[0], x), s[1] + tl.exp(x)),
+        finish=lambda s: tl.log(s[1]), alpha=lambda s: (s[0], s[1] * tl.exp(-s[0])),
+        about="log Z with Z = Σ exp(x) (the definition of log-sum-exp)"),
     licenses="softmax normalizer in one streaming pass over chunks (Milakov & "
              "Gimelshein's online softmax; every fused softmax and FlashAttention)",
     doc="The running (max, scaled sum) of a softmax row. Lowered to log-sum-exp. Does "

@@ -1,6 +1,6 @@
 """Sums, counts and means: the simplest monoids, and the mean-of-means near miss."""
 
-from ..core import FAILS, Law, Monoid, Property, Var
+from ..core import FAILS, Induction, Law, Monoid, Property, Var
 from . import combines
 
 _SUM_LICENSE = ("split a reduction into chunks reduced in parallel, then combined "
@@ -19,6 +19,8 @@ SUM = Monoid(
     family="sum", combine=_sum, identity=0.0, state=Var("s"),
     lift=lambda x: x, lower=lambda s: s, spec=lambda xs: sum(xs),
     statement="a ⊕ b = a + b", licenses=_SUM_LICENSE, commutative=True,
+    induction=Induction(summary=Var("S"), empty=0.0, update=lambda S, x: S + x,
+                        finish=lambda S: S, alpha=lambda S: S, about="Σx (its definition)"),
     kernels=("scan",), references=("blelloch1990",),
     doc="Addition of reals is associative and commutative with identity 0. Does not "
         "cover floats: float addition is not associative (see the float verdicts).")
@@ -27,6 +29,9 @@ COUNT = Monoid(
     family="count", combine=_sum, identity=0, state=Var("n", (), "natural"),
     lift=lambda x: 1, lower=lambda n: n, spec=lambda xs: len(xs),
     statement="a ⊕ b = a + b over counts", commutative=True,
+    induction=Induction(summary=Var("n", (), "natural"), empty=0,
+                        update=lambda n, x: n + 1, finish=lambda n: n, alpha=lambda n: n,
+                        about="the number of data (its definition)"),
     licenses="counting in chunks (histograms, masks, token counts per expert in MoE "
              "routing) and summing the per-chunk counts")
 
@@ -35,6 +40,10 @@ MEAN = Monoid(
     state=Var("s", (2,), ("real", "nonneg"), labels=("sum", "n")),
     lift=lambda x: (x, 1.0), lower=lambda s: s[0] / s[1],
     spec=lambda xs: sum(xs) / len(xs), commutative=True,
+    induction=Induction(
+        summary=Var("σ", (2,), ("real", "nonneg"), labels=("sum", "n")), empty=(0.0, 0.0),
+        update=lambda s, x: (s[0] + x, s[1] + 1), finish=lambda s: s[0] / s[1],
+        alpha=lambda s: s, invariant=lambda s: [s[1] >= 1], about="Σx / n"),
     statement="(Σ, n) ⊕ (Σ', n') = (Σ + Σ', n + n'); mean = Σ / n",
     licenses="a mean computed in chunks carries (sum, count), never a mean alone "
              "(torch.mean's reductions, running metrics in training loops)",
