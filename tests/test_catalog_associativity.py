@@ -48,7 +48,7 @@ def test_anti_laws_are_refuted_with_a_replayed_counterexample(law_id):
 
 
 UNBOUNDED_HOMOMORPHISMS = ["sum", "count", "mean", "max", "welford", "pooled_variance",
-                            "online_softmax", "linear_recurrence"]
+                            "online_softmax", "flash_state", "linear_recurrence"]
 
 
 @pytest.mark.parametrize("family", UNBOUNDED_HOMOMORPHISMS)

@@ -72,6 +72,14 @@ FLASH_STATE = Monoid(
               "α = e^(m−M), β = e^(m'−M)",
     commutative=True, kernels=("attention",), references=("dao2022",),
     homomorphism_sizes=(1, 2, 3),
+    induction=Induction(
+        summary=Var("σ", (3,), ("real", "positive", "real"), labels=("max", "Z", "W")),
+        empty=(NEG_INF, 0.0, 0.0),
+        update=lambda s, x: (tl.maximum(s[0], x[0]), s[1] + tl.exp(x[0]),
+                             s[2] + tl.exp(x[0]) * x[1]),
+        finish=lambda s: s[2] / s[1],
+        alpha=lambda s: (s[0], s[1] * tl.exp(-s[0]), s[2] * tl.exp(-s[0])),
+        about="W / Z with Z = Σ exp(score), W = Σ exp(score)·value (attention's definition)"),
     licenses="attention over key blocks streamed through SRAM without the n×n score "
              "matrix (FlashAttention 1–3, PyTorch's scaled_dot_product_attention)",
     doc="FlashAttention's running state for one query row and one output column (each "
