@@ -135,3 +135,23 @@ def test_a_function_that_fails_on_symbols_is_unknown_then_searched():
 def test_a_complex_replay_never_confirms():
     law = _law(lambda a, b: tl.log(a) + b, lambda a, b: b + tl.log(a), n=2)
     assert not oracle.confirms(law, [-1, 2])
+
+
+def test_contradictory_preconditions_never_prove():
+    # a/(a − a) = 0 "holds" once a − a ≠ 0 is assumed, because nothing satisfies it.
+    law = _law(lambda a: a / (a - a), lambda a: 0, n=1)
+    proof = prove(law)
+    assert proof.status == "unknown" and "no common point" in proof.reason
+    assert check_law(law, floats=False)["verdict"] != "proved"
+
+
+def test_contradictory_law_precondition_never_proves():
+    law = _law(lambda a: a, lambda a: a + 1, n=1, pre=lambda a: [a > 1, a < 0])
+    assert prove(law).status == "unknown"
+
+
+def test_an_undefined_side_is_no_counterexample():
+    # 0^1 · 0^(−1/4) = 0·∞ is undefined; the point is outside the law's domain.
+    law = _law(lambda a, b, c: a ** b * a ** c, lambda a, b, c: a ** (b + c))
+    assert not oracle.confirms(law, [0, 1, -0.25])
+    assert check_law(law, floats=False)["verdict"] != "refuted"

@@ -4,8 +4,11 @@ replay and shrink counterexamples.
 Two sides *differ* when their gap, computed at ``PREC`` and again at ``PREC + 64`` bits,
 is stable between the two precisions (rounding noise shrinks as precision grows; a real
 gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
-double-precision arithmetic inside the function, which no precision setting reaches). A bounded law differs when the
-gap exceeds its bound. NaN on one side only is a difference.
+double-precision arithmetic inside the function, which no precision setting reaches).
+A bounded law differs when the gap exceeds its bound. A point where one side is NaN and
+the other is not is outside the law's domain (0·∞, ∞ − ∞): never a counterexample;
+infinities are values of the extended reals. The working precision grows with the
+binades the inputs span.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ class Gap:
     rhs: Any               # right side at PREC + 64 bits
     gap: Any               # max |lhs − rhs| over components (mpf), or None
     bound: Any = None      # bounded laws: the bound at the worst component
+    undefined: bool = False  # a side is NaN or infinite where the other is not
 
 
 _INTEGER_DOMAINS = ("integer", "natural", "small")
@@ -133,8 +137,15 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
         bounds = flatten(b2) if b2 is not None else None
         if bounds is not None and len(bounds) == 1:
             bounds = bounds * len(L2)
+        undefined = False
         for i, (a1, b1, a2, b2_) in enumerate(zip(L1, R1, L2, R2)):
             d1, d2 = _dist(a1, b1), _dist(a2, b2_)
+            if _is_nan(a2) != _is_nan(b2_):
+                # NaN on one side: that side is undefined here (0·∞, ∞ − ∞), so the
+                # point is outside the law's domain. Infinities are values (extended
+                # reals), so ∞ against a finite side is a difference.
+                undefined = True
+                continue
             if d2 > worst:
                 worst = d2
             if bounds is not None:
@@ -144,14 +155,14 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
                 if d2 > bounds[i] * (1 + mpmath.mpf(2) ** -60) + slack:
                     differs, worst_bound = True, bounds[i]
                 continue
-            if d2 == mpmath.inf:
+            if d2 == mpmath.inf:  # truth values that differ
                 differs = True
                 continue
             scale = max(_mag(a2), _mag(b2_))
             stable = abs(d1 - d2) <= d2 / 100
             if d2 > 0 and stable and d2 > scale * MIN_RELATIVE_GAP:
                 differs = True
-        return Gap(differs, l2, r2, worst, worst_bound)
+        return Gap(differs and not undefined, l2, r2, worst, worst_bound, undefined)
 
 
 # --------------------------------------------------------------------------- domains

@@ -111,6 +111,20 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
     except Unsupported as exc:
         return Proof("unknown", str(exc), seconds=time.perf_counter() - t0)
     encodings = ctx.encodings()
+    # A proof under contradictory facts is vacuous: the domain, the preconditions and
+    # the stated assumptions must have a model before unsat means anything.
+    domain = z3.Solver()
+    domain.set("timeout", int(min(timeout_ms, JOINT_TIMEOUT_MS)))
+    domain.add(*facts)
+    inhabited = domain.check()
+    if inhabited == z3.unsat:
+        return Proof("unknown", "the domain, preconditions and assumptions have no common "
+                     "point, so any claim would follow: " + "; ".join(assumptions or
+                                                                      ["(preconditions)"]),
+                     assumptions=assumptions, seconds=time.perf_counter() - t0,
+                     encodings=encodings)
+    if inhabited == z3.unknown:
+        assumptions.append("the domain's consistency was not established (z3 timed out)")
     # First the whole claim with a short timeout, then one query per component:
     # Or(d₁, …, dₖ) is unsat iff each dᵢ is, and z3's nonlinear arithmetic sometimes
     # does far better on the parts than on the disjunction (and sometimes worse).

@@ -1,5 +1,6 @@
-# expect: kind=binary associative=proved commutative=proved identity=refuted idempotent=refuted
+# expect: kind=binary associative=proved commutative=proved identity=unknown idempotent=refuted
 # 1/(1/a + 1/b) written as a product over a sum: associative wherever defined. Its
-# identity would be ∞, but f(∞, a) evaluates to nan, so no element works as written.
+# identity is ∞ as a limit, but f(∞, a) = ∞·a/∞ is undefined (NaN), which is no
+# counterexample either: the honest answer is unknown.
 def parallel(a, b):
     return a * b / (a + b)
