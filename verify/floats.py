@@ -234,16 +234,12 @@ def _shrink(law: Law, row: list[Any], vars_, fmt: str, instance, budget: int = 3
                 trial = [list(c) for c in flat]
                 trial[vi][ci] = cand
                 trial_row = [shape_like(v, c) for v, c in zip(vars_, trial)]
-                if _precondition_rows(law, trial_row, vars_, instance) and \
+                if oracle.preconditions_hold(law, trial_row, instance) and \
                         _replay(law, trial_row, vars_, fmt, instance) is not None:
                     flat = trial
                     comps[ci] = cand
                     break
     return [shape_like(v, c) for v, c in zip(vars_, flat)]
-
-
-def _precondition_rows(law: Law, row: list[Any], vars_, instance) -> bool:
-    return oracle.preconditions_hold(law, row, instance)
 
 
 def _replay(law: Law, row: list[Any], vars_, fmt: str, instance) -> dict | None:

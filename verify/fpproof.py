@@ -19,7 +19,7 @@ import torch
 import z3
 
 from laws.core import Law
-from .interp import Interpretation, Namespace, Unsupported, _fold
+from .interp import Interpretation, Namespace, Unsupported, variadic
 from .z3interp import component_names, flatten, shape_like
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
@@ -57,18 +57,12 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
             raise Unsupported(f"{name} has no floating-point encoding here")
         return f
 
-    def vmax(*args):
-        return _fold(maximum, list(args[0]) if len(args) == 1 else list(args))
-
-    def vmin(*args):
-        return _fold(minimum, list(args[0]) if len(args) == 1 else list(args))
-
     names = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute, sqrt=sqrt,
                  exp=unsupported("exp"), log=unsupported("log"),
                  fma=lambda a, b, c: z3.fpFMA(z3.RNE(), lit(a), lit(b), lit(c)))
     return Interpretation(
         "z3-fp", Namespace("tl", **names), Namespace("math", fabs=absolute, **names),
-        {"max": vmax, "min": vmin, "abs": absolute},
+        {"max": variadic(maximum, max), "min": variadic(minimum, min), "abs": absolute},
         np=Namespace("np", fallback=np, **names), torch=Namespace("torch", **names),
         literal=lambda x: z3.FPVal(x, sort))
 

@@ -194,16 +194,15 @@ def _mp_min(a, b):
     return a if a <= b else b
 
 
-def _varargs_max(*args):
-    if len(args) == 1:
-        return _fold(_mp_max, list(args[0]))
-    return _fold(_mp_max, list(args))
-
-
-def _varargs_min(*args):
-    if len(args) == 1:
-        return _fold(_mp_min, list(args[0]))
-    return _fold(_mp_min, list(args))
+def variadic(binary: Callable[[Any, Any], Any], builtin: Callable) -> Callable:
+    """A stand-in for builtin max/min: one iterable or several arguments, folded with
+    ``binary``; plain integers (index arithmetic) keep the builtin."""
+    def f(*args):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+            return builtin(items)
+        return _fold(binary, items)
+    return f
 
 
 def _fold(f, items):
@@ -236,7 +235,7 @@ def make_mpmath() -> Interpretation:
         log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_max, fmin=_mp_min,
         hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign)
     return Interpretation("mpmath", tl, mathns,
-                          {"max": _varargs_max, "min": _varargs_min, "abs": abs},
+                          {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min), "abs": abs},
                           np=np, torch=np, literal=lambda x: mpmath.mpf(repr(x)))
 
 
@@ -264,18 +263,6 @@ def make_torch() -> Interpretation:
             return f(x)
         return g
 
-    def vmax(*args):
-        items = list(args[0]) if len(args) == 1 else list(args)
-        if all(isinstance(x, int) for x in items):  # index arithmetic stays integer
-            return max(items)
-        return _fold(maximum, items)
-
-    def vmin(*args):
-        items = list(args[0]) if len(args) == 1 else list(args)
-        if all(isinstance(x, int) for x in items):
-            return min(items)
-        return _fold(minimum, items)
-
     def vabs(x):
         return abs(x)
 
@@ -289,7 +276,8 @@ def make_torch() -> Interpretation:
     np = Namespace("np", fallback=_numpy(), maximum=maximum, minimum=minimum, where=where,
                    abs=vabs,
                    inf=math.inf, fmax=maximum, fmin=minimum, pi=math.pi, **unary)
-    return Interpretation("torch", tl, mathns, {"max": vmax, "min": vmin, "abs": vabs},
+    return Interpretation("torch", tl, mathns, {"max": variadic(maximum, max),
+                                                "min": variadic(minimum, min), "abs": vabs},
                           np=np, torch=np)
 
 
@@ -313,14 +301,6 @@ def make_numpy() -> Interpretation:
             return a if c else b
         return numpy.where(c, a, b)
 
-    def vmax(*args):
-        items = list(args[0]) if len(args) == 1 else list(args)
-        return _fold(numpy.maximum, items)
-
-    def vmin(*args):
-        items = list(args[0]) if len(args) == 1 else list(args)
-        return _fold(numpy.minimum, items)
-
     unary = {n: getattr(numpy, n) for n in ("exp", "log", "sqrt", "tanh", "log1p", "expm1",
                                              "sin", "cos")}
     tl = Namespace("tl", maximum=numpy.maximum, minimum=numpy.minimum, where=where,
@@ -329,7 +309,9 @@ def make_numpy() -> Interpretation:
                    sigmoid=lambda x: 1 / (1 + numpy.exp(-x)), **unary)
     mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, pi=math.pi, e=math.e,
                        isinf=numpy.isinf, isnan=numpy.isnan, **unary)
-    return Interpretation("numpy", tl, mathns, {"max": vmax, "min": vmin, "abs": numpy.abs},
+    return Interpretation("numpy", tl, mathns, {"max": variadic(numpy.maximum, max),
+                                                "min": variadic(numpy.minimum, min),
+                                                "abs": numpy.abs},
                           np=None, torch=None)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law, Var
 from .interp import make_mpmath
-from .z3interp import component_names, flatten, shape_like
+from .z3interp import flatten, shape_like
 
 PREC = 113
 # A gap below this fraction of the sides' magnitude is never a counterexample: it
@@ -308,6 +308,3 @@ def counterexample(law: Law, values: list[Any], instance: Mapping[str, Any] = {}
         out["bound"] = plain(g.bound)
     return out
 
-
-def names(var: Var) -> list[str]:
-    return component_names(var)

@@ -15,7 +15,8 @@ import z3
 from laws.core import BOUNDED, Law
 from . import oracle
 from .interp import Unsupported
-from .z3interp import Z3Context, _as_expr, denominators, evaluate, flatten, shape_like
+from .z3interp import (Z3Context, _as_expr, component_names, denominators, evaluate,
+                       flatten, shape_like)
 
 DEFAULT_TIMEOUT_MS = 10_000
 JOINT_TIMEOUT_MS = 2_000
@@ -147,7 +148,7 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
             model = solver.model()
             try:
                 candidate = [shape_like(v, [_model_value(model, ctx.variables[n])
-                                            for n in oracle.names(v)])
+                                            for n in component_names(v)])
                              for v in vars_]
             except Unsupported as exc:
                 unknown_reason = str(exc)

@@ -28,7 +28,7 @@ import numpy as np
 import z3
 
 from laws.core import Var
-from .interp import Interpretation, Namespace, Unsupported, _fold
+from .interp import Interpretation, Namespace, Unsupported, variadic
 
 MAX_PATHS = 256
 MAX_BRANCHES_PER_PATH = 64
@@ -246,14 +246,6 @@ class Z3Context:
                 return abs(x)
             return z3.If(x >= 0, x, -x)
 
-        def vmax(*args):
-            items = list(args[0]) if len(args) == 1 else list(args)
-            return _fold(maximum, items)
-
-        def vmin(*args):
-            items = list(args[0]) if len(args) == 1 else list(args)
-            return _fold(minimum, items)
-
         def unsupported(name):
             def f(*_a, **_k):
                 raise Unsupported(f"{name} has no z3 encoding")
@@ -271,7 +263,8 @@ class Z3Context:
         npns = Namespace("np", fallback=numpy, fmax=maximum, fmin=minimum, inf=float("inf"),
                          tanh=unsupported("tanh"), **common)
         return Interpretation("z3", tl, mathns,
-                              {"max": vmax, "min": vmin, "abs": absolute},
+                              {"max": variadic(maximum, max),
+                               "min": variadic(minimum, min), "abs": absolute},
                               np=npns, torch=npns, literal=lambda x: z3.RealVal(repr(x)))
 
 
