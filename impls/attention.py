@@ -348,7 +348,7 @@ def _precision(dtype: str) -> dict:
 
 
 def _bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel (GPU only) against torch's
+    """What verify/certification/bench.py times: the kernel (GPU only) against torch's
     scaled_dot_product_attention, and the naive formulation."""
     b, h, n, d = (4, 16, 4096, 64) if which == "gpu" else (1, 4, 256, 64)
     dtype = torch.float16 if which == "gpu" else torch.float32

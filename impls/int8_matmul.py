@@ -224,7 +224,7 @@ def _precision(dtype: str) -> dict:
 
 
 def _bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel (GPU only) against a bf16 matmul with the
+    """What verify/certification/bench.py times: the kernel (GPU only) against a bf16 matmul with the
     unquantized weights, and the dequantize-then-matmul formulation."""
     m, n = (16, 8192) if which == "gpu" else (64, 1024)
     dtype = torch.bfloat16 if which == "gpu" else torch.float32

@@ -368,7 +368,7 @@ def precision(dtype: str) -> dict:
 
 
 def bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel against the sequential torch loop (torch
+    """What verify/certification/bench.py times: the kernel against the sequential torch loop (torch
     has no linear-recurrence op) on one shape."""
     gpu = which == "gpu"
     rows, n = (256, 8192) if gpu else (64, 2048)

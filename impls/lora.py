@@ -221,7 +221,7 @@ def _precision(dtype: str) -> dict:
 
 
 def _bench(which: str) -> dict:
-    """What verify/bench.py times: the fused kernel (GPU only) against unfused torch."""
+    """What verify/certification/bench.py times: the fused kernel (GPU only) against unfused torch."""
     m, d, r = (4096, 4096, 16) if which == "gpu" else (256, 512, 16)
     dtype = torch.float16 if which == "gpu" else torch.float32
     x, w = (torch.randn(s, device=device(), dtype=dtype) for s in ((m, d), (d, d)))

@@ -276,7 +276,7 @@ def _precision(dtype: str) -> dict:
 
 
 def _bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel (GPU only) against torch.matmul."""
+    """What verify/certification/bench.py times: the kernel (GPU only) against torch.matmul."""
     size = 4096 if which == "gpu" else 256
     dtype = torch.float16 if which == "gpu" else torch.float32
     a, b = (torch.randn(size, size, device=device(), dtype=dtype) for _ in range(2))

@@ -359,7 +359,7 @@ def _precision(dtype: str) -> dict:
 
 
 def _bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel (GPU only) against torch all pairs."""
+    """What verify/certification/bench.py times: the kernel (GPU only) against torch all pairs."""
     n = 16384 if which == "gpu" else 1024
     pos = torch.rand(n, 3, device=device())
     mass = torch.rand(n, device=device())

@@ -280,7 +280,7 @@ def precision(dtype: str) -> dict:
 
 
 def bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel against torch.cumsum on one shape."""
+    """What verify/certification/bench.py times: the kernel against torch.cumsum on one shape."""
     gpu = which == "gpu"
     rows, n = (64, 65536) if gpu else (64, 4096)
     x = torch.randn(rows, n, device="cuda" if gpu else "cpu")

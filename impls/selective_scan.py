@@ -391,7 +391,7 @@ def precision(dtype: str) -> dict:
 
 
 def bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel against the sequential torch loop (the
+    """What verify/certification/bench.py times: the kernel against the sequential torch loop (the
     specification; torch has no selective-scan op) on one shape."""
     gpu = which == "gpu"
     batch, length, channels, states = (4, 2048, 256, 16) if gpu else (2, 256, 16, 16)

@@ -1,7 +1,7 @@
 """What a kernel module declares so the certifier can check it against its law.
 
 Each ``impls/<name>.py`` ends with ``KERNEL = KernelSpec(...)``. The certifier
-(``verify/certify.py``) runs ``cases`` through ``run``, compares with ``oracle`` and
+(``verify/certification/certify.py``) runs ``cases`` through ``run``, compares with ``oracle`` and
 divides the error by ``bound`` componentwise; ``planted`` variants must fail.
 """
 from __future__ import annotations
@@ -56,5 +56,5 @@ class KernelSpec:
     exact_outputs: tuple[str, ...] = ()           # outputs compared exactly (indices, ...)
     planted: Mapping[str, Callable[[Case, str], dict]] = field(default_factory=dict)
     reference: Callable[[Case, str], dict] | None = None  # torch formulation (bench, naive)
-    bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/bench.py
+    bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/certification/bench.py
     sources: tuple[str, ...] = ()                 # extra files whose hash the certificate records

@@ -327,7 +327,7 @@ def precision(dtype: str) -> dict:
 
 
 def bench(which: str) -> dict:
-    """What verify/bench.py times: the kernel against torch.topk on one shape."""
+    """What verify/certification/bench.py times: the kernel against torch.topk on one shape."""
     gpu = which == "gpu"
     rows, n, k = (1024, 32768, 64) if gpu else (64, 8192, 64)
     x = torch.randn(rows, n, device="cuda" if gpu else "cpu")

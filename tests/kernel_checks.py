@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from impls.spec import backend
-from verify.bench import bench
+from verify.certification.bench import bench
 
 
 def assert_bench_reports(spec) -> None:

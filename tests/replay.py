@@ -6,9 +6,9 @@ from fractions import Fraction
 import mpmath
 
 from laws.core import BOUNDED
-from verify import oracle
-from verify.interp import make_mpmath
-from verify.z3interp import flatten, shape_like
+from verify.decide import oracle
+from verify.engine.interp import make_mpmath
+from verify.engine.shapes import flatten, shape_like
 
 MP = make_mpmath()
 

@@ -10,7 +10,7 @@ import torch
 
 from impls import attention as AT
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 SPEC = AT.KERNEL
 

@@ -26,8 +26,8 @@ import mpmath
 import pytest
 import torch
 
-from verify import audit as A
-from verify.interp import make_mpmath, make_torch
+from verify.auditing import audit as A
+from verify.engine.interp import make_mpmath, make_torch
 
 CASES = Path(__file__).parent / "audit_cases"
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from verify import bounds
+from verify.certification import bounds
 
 
 def test_unit_roundoffs_and_aliases():

@@ -5,8 +5,8 @@ import pytest
 import laws
 from laws.core import FAILS
 from replay import replays
-from verify.check import check_law
-from verify.floats import float_verdict
+from verify.decide.check import check_law
+from verify.decide.floats import float_verdict
 
 ASSOCIATIVITY_IDS = [law.id for law in laws.REGISTRY if law.property.value == "associativity"]
 

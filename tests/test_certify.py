@@ -11,8 +11,9 @@ import torch
 
 import impls
 from impls.spec import Case, KernelSpec, backend as running_backend
-from verify import bounds, certify as cert_mod
-from verify.certify import (BF16_NOTE, compare_exact, compare_float, certify, cmd_certify,
+from verify.certification import bounds
+from verify.certification import certify as cert_mod
+from verify.certification.certify import (BF16_NOTE, compare_exact, compare_float, certify, cmd_certify,
                             planted_results, stale_certificates, write_certificate)
 
 BACKEND = running_backend()

@@ -21,9 +21,9 @@ import pytest
 import torch
 
 from laws.core import fold
-from verify import exercise as X
-from verify.audit import load_target
-from verify.interp import make_mpmath, make_torch
+from verify.teaching import exercise as X
+from verify.auditing.audit import load_target
+from verify.engine.interp import make_mpmath, make_torch
 
 ANSWERS = Path(__file__).parent / "exercise_answers"
 MP = make_mpmath()

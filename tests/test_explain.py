@@ -13,9 +13,9 @@ import pytest
 from laws import REGISTRY
 from laws.core import FAILS
 from laws.teaching import QUESTIONS, TEACHING, Teaching
-from verify import explain as E
-from verify import oracle
-from verify.z3interp import flatten, shape_like
+from verify.teaching import explain as E
+from verify.decide import oracle
+from verify.engine.shapes import flatten, shape_like
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

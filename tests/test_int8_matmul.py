@@ -9,7 +9,7 @@ import torch
 
 from impls import int8_matmul as IM
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 SPEC = IM.KERNEL
 

@@ -8,8 +8,8 @@ import torch
 import z3
 
 from laws.associativity import combines
-from verify.interp import make_mpmath, make_numpy, make_torch, unwrap
-from verify.z3interp import Z3Context, evaluate
+from verify.engine.interp import make_mpmath, make_numpy, make_torch, unwrap
+from verify.engine.z3interp import Z3Context, evaluate
 
 
 def test_unwrap_gives_the_plain_function_of_a_jit_combine():

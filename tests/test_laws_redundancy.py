@@ -5,9 +5,9 @@ import dataclasses
 import pytest
 
 from laws import REGISTRY
-from verify.check import check_law
+from verify.decide.check import check_law
 from replay import replays
-from verify.z3interp import flatten
+from verify.engine.shapes import flatten
 
 EXPECTED = {
     "kv_cache.incremental": "tested",

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from laws import REGISTRY
-from verify.check import check_law
+from verify.decide.check import check_law
 from replay import MP, replays
 
 EXPECTED = {

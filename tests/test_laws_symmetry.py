@@ -6,8 +6,8 @@ import mpmath
 import pytest
 
 from laws import REGISTRY
-from verify import oracle
-from verify.check import check_law
+from verify.decide import oracle
+from verify.decide.check import check_law
 from replay import MP, replays
 
 EXPECTED = {

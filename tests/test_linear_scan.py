@@ -5,7 +5,7 @@ import torch
 
 from impls import linear_scan as ls
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 BACKEND = backend()
 BLOCK = ls.block_size()

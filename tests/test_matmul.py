@@ -8,7 +8,7 @@ import torch
 
 from impls import matmul as MM
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 SPEC = MM.KERNEL
 

@@ -10,7 +10,7 @@ from numpy.polynomial import legendre
 
 from impls import nbody as NB
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 SPEC = NB.KERNEL
 

@@ -3,9 +3,9 @@ import triton.language as tl
 
 import laws
 from laws.core import FAILS, SEARCH, Law, Property, Var
-from verify import oracle
-from verify.check import check_law
-from verify.prover import prove
+from verify.decide import oracle
+from verify.decide.check import check_law
+from verify.decide.prover import prove
 
 
 def _law(lhs, rhs, n=3, **kw):

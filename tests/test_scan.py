@@ -5,7 +5,7 @@ import torch
 
 from impls import scan
 from impls.spec import backend, device
-from verify.certify import certify, planted_results
+from verify.certification.certify import certify, planted_results
 
 BACKEND = backend()
 BLOCK = scan.block_size()

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from laws.core import Law, Var
-from . import oracle
-from .z3interp import shape_like
+from verify.decide import oracle
+from verify.engine.shapes import shape_like
 
 DEFAULT_CASES = 200
 

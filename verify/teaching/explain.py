@@ -25,14 +25,15 @@ import mpmath
 from laws import REGISTRY, Law
 from laws.core import FAILS, FREE_MONOID
 from laws.teaching import for_law
-from . import oracle
-from .interp import Interpretation, _is_library, make_mpmath, unwrap
-from .z3interp import flatten, shape_like
+from verify.decide import oracle
+from verify.engine.interp import Interpretation, _is_library, make_mpmath, unwrap
+from verify.engine.shapes import flatten, shape_like
+from verify.errors import BadInput
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-class ExplainError(Exception):
+class ExplainError(BadInput):
     """Bad input: one line on stderr, exit status 2."""
 
 
@@ -293,7 +294,7 @@ def explain(law_id: str, check: bool = True) -> dict:
         doc["anti_laws"] = [{"id": a.id, "statement": a.statement, "licenses": a.licenses}
                             for a in anti_laws(law)]
         return doc
-    from .check import check_law
+    from verify.decide.check import check_law
     result = check_law(law)
     doc["verdict"] = {k: result.get(k) for k in ("verdict", "ok", "method", "bound",
                                                  "assumptions", "reason", "cases",

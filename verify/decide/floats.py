@@ -18,9 +18,9 @@ import numpy as np
 import torch
 
 from laws.core import Law, Var
-from . import fpproof, oracle
-from .interp import make_torch
-from .z3interp import flatten, shape_like
+from verify.decide import fpproof, oracle
+from verify.engine.interp import make_torch
+from verify.engine.shapes import flatten, shape_like
 
 FORMATS = {
     "float16": (torch.float16, 2.0 ** -11),

@@ -20,8 +20,8 @@ import mpmath
 import numpy as np
 
 from laws.core import BOUNDED, Law, Var
-from .interp import make_mpmath
-from .z3interp import flatten, shape_like
+from verify.engine.interp import make_mpmath
+from verify.engine.shapes import flatten, shape_like
 
 PREC = 113
 # A gap below this fraction of the sides' magnitude is never a counterexample: it

@@ -10,14 +10,11 @@ interpreter, so the backend is chosen from the arguments before anything imports
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any, Callable
 
-
-class UsageError(Exception):
-    """Bad usage or bad input: reported as one line, exit status 2."""
+from verify.errors import BadInput as UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -124,26 +121,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _handler(command: str) -> Callable[[Any], int]:
     if command in ("all", "laws", "list", "law", "papers"):
-        from . import commands
+        from verify.cli import commands
         return getattr(commands, f"cmd_{command}")
     if command == "explain":
-        from .explain import cmd_explain
+        from verify.teaching.explain import cmd_explain
         return cmd_explain
     if command == "audit":
-        from .audit import cmd_audit
+        from verify.auditing.audit import cmd_audit
         return cmd_audit
     if command == "exercise":
-        from .exercise import cmd_exercise
+        from verify.teaching.exercise import cmd_exercise
         return cmd_exercise
     if command == "certify":
-        from .certify import cmd_certify
+        from verify.certification.certify import cmd_certify
         return cmd_certify
     if command == "bench":
-        from .bench import cmd_bench
+        from verify.certification.bench import cmd_bench
         return cmd_bench
     raise UsageError(f"unknown command {command!r}")
-
-
-def emit_json(doc: Any) -> None:
-    json.dump(doc, sys.stdout, indent=2, default=str, allow_nan=False)
-    sys.stdout.write("\n")

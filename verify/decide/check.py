@@ -13,10 +13,10 @@ import traceback
 from typing import Any, Callable, Iterable
 
 from laws.core import EXACT, FREE_MONOID, HOLDS, Z3, Law
-from . import oracle
-from .floats import float_verdicts
-from .prover import DEFAULT_TIMEOUT_MS, prove
-from .search import DEFAULT_CASES, search
+from verify.decide import oracle
+from verify.decide.floats import float_verdicts
+from verify.decide.prover import DEFAULT_TIMEOUT_MS, prove
+from verify.decide.search import DEFAULT_CASES, search
 
 PROVED, PROVED_BOUNDED, TESTED, UNKNOWN, REFUTED, ERROR = (
     "proved", "proved-bounded", "tested", "unknown", "refuted", "error")

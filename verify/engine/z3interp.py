@@ -28,7 +28,8 @@ import numpy as np
 import z3
 
 from laws.core import Var
-from .interp import Interpretation, Namespace, Unsupported, variadic
+from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
+from verify.engine.shapes import component_names, shape_like
 
 MAX_PATHS = 256
 MAX_BRANCHES_PER_PATH = 64
@@ -342,31 +343,6 @@ def _scale(a, s):
     return {k: (base, c * s) for k, (base, c) in a.items() if c * s != 0}
 
 
-# --------------------------------------------------------------------------- shapes
-def component_names(var: Var) -> list[str]:
-    if var.shape == ():
-        return [var.name]
-    if len(var.shape) == 1:
-        labels = var.labels
-        if labels:
-            return [f"{var.name}.{lab}" for lab in labels]
-        return [f"{var.name}[{i}]" for i in range(var.shape[0])]
-    rows, cols = var.shape
-    return [f"{var.name}[{i},{j}]" for i in range(rows) for j in range(cols)]
-
-
-def shape_like(var: Var, comps: list[Any]) -> Any:
-    """Arrange scalar components the way the law functions receive the variable."""
-    if var.shape == ():
-        return comps[0]
-    if len(var.shape) == 1:
-        return tuple(comps) if var.tuple_state else list(comps)
-    arr = np.empty(var.shape, dtype=object)
-    for idx, c in zip(np.ndindex(*var.shape), comps):
-        arr[idx] = c
-    return arr
-
-
 # --------------------------------------------------------------------------- forking
 class _Branches:
     def __init__(self, prefix: list[bool]) -> None:
@@ -515,15 +491,6 @@ def _as_expr(x, ctx: Z3Context | None = None):
     if isinstance(x, (int, Fraction)):
         return z3.RealVal(x)
     raise Unsupported(f"a {type(x).__name__} value has no z3 meaning")
-
-
-def flatten(x: Any) -> list[Any]:
-    """Scalar components of a (nested) tuple, list or array value."""
-    if isinstance(x, (tuple, list)):
-        return [c for item in x for c in flatten(item)]
-    if isinstance(x, np.ndarray):
-        return [c for item in x.flat for c in flatten(item)]
-    return [x]
 
 
 def denominators(ctx: Z3Context, terms: list[Any]) -> list[z3.ArithRef]:

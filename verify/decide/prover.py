@@ -13,10 +13,10 @@ from typing import Any, Mapping
 import z3
 
 from laws.core import BOUNDED, Law
-from . import oracle
-from .interp import Unsupported
-from .z3interp import (Z3Context, _as_expr, component_names, denominators, evaluate,
-                       flatten, shape_like)
+from verify.decide import oracle
+from verify.engine.interp import Unsupported
+from verify.engine.shapes import component_names, flatten, shape_like
+from verify.engine.z3interp import Z3Context, _as_expr, denominators, evaluate
 
 DEFAULT_TIMEOUT_MS = 10_000
 JOINT_TIMEOUT_MS = 2_000

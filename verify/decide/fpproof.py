@@ -19,8 +19,8 @@ import torch
 import z3
 
 from laws.core import Law
-from .interp import Interpretation, Namespace, Unsupported, variadic
-from .z3interp import component_names, flatten, shape_like
+from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
+from verify.engine.shapes import component_names, flatten, shape_like
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
 REAL_DOMAINS = {"real", "positive", "nonneg", "unit"}

@@ -35,17 +35,16 @@ from typing import Any, Iterable, Mapping
 
 import torch
 
-from .bounds import expected_level, format_name, unit_roundoff
+from verify.certification.bounds import expected_level, format_name, unit_roundoff
+from verify.errors import BadInput
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
 _LAW_VERDICTS: dict[str, dict] = {}
 
 
-class BadInput(Exception):
-    """A request the certifier cannot serve (exit status 2)."""
 
 
 # --------------------------------------------------------------------------- environment
@@ -104,7 +103,7 @@ def law_verdicts(law_ids: Iterable[str]) -> dict[str, dict]:
 
 def _check_one(law) -> dict:
     try:
-        from .check import check_law
+        from verify.decide.check import check_law
     except ImportError as exc:
         return {"verdict": "unchecked", "ok": False, "detail": f"checker unavailable: {exc}"}
     try:
@@ -654,8 +653,9 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
                 planted: bool = True) -> list[dict]:
     """Certify kernels (all by default), check their planted bugs fail, write the
     certificates; BadInput for an unknown kernel or an unavailable backend."""
-    import impls
     from rich.console import Console
+
+    import impls
     names = list(kernels or impls.kernel_names())
     known = set(impls.kernel_names())
     unknown = [n for n in names if n not in known]

@@ -59,12 +59,14 @@ import torch
 import z3
 
 from laws.core import Law, Property, Var
-from . import oracle
-from .floats import FORMATS, float_verdict
-from .interp import make_mpmath, make_torch, unwrap
-from .prover import prove
-from .search import search
-from .z3interp import Z3Context, evaluate, flatten, shape_like
+from verify.decide import oracle
+from verify.decide.floats import FORMATS, float_verdict
+from verify.decide.prover import prove
+from verify.decide.search import search
+from verify.engine.interp import make_mpmath, make_torch, unwrap
+from verify.engine.shapes import flatten, shape_like
+from verify.engine.z3interp import Z3Context, evaluate
+from verify.errors import BadInput
 
 PROVED, PROVED_BOUNDED, TESTED, UNKNOWN, REFUTED = (
     "proved", "proved-bounded", "tested", "unknown", "refuted")
@@ -87,7 +89,7 @@ MP = make_mpmath()
 TORCH = make_torch()
 
 
-class AuditError(Exception):
+class AuditError(BadInput):
     """Bad input: reported as one line on stderr, exit status 2."""
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from laws.core import Property, Var, fold
-from . import audit as A
+from verify.auditing import audit as A
+from verify.errors import BadInput
 
 NEG_INF = float("-inf")
 
@@ -225,7 +226,7 @@ EXERCISES = [
 BY_NAME = {e.name: e for e in EXERCISES}
 
 
-class ExerciseError(Exception):
+class ExerciseError(BadInput):
     """Bad input: one line on stderr, exit status 2."""
 
 
@@ -384,7 +385,7 @@ def _evidence(ex: Exercise) -> dict | None:
     if not ex.law:
         return None
     from laws import REGISTRY
-    from .check import check_law
+    from verify.decide.check import check_law
     if ex.law not in REGISTRY:
         return None
     law = REGISTRY[ex.law]

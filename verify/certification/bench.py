@@ -97,7 +97,7 @@ def bench(spec, backend: str) -> dict:
 def cmd_bench(args) -> int:
     """``bench [KERNEL…]``: 0 when every benchmark ran, 1 if one failed, 2 on bad input."""
     import impls
-    from .certify import BadInput, resolve_backend, to_json
+    from verify.certification.certify import BadInput, resolve_backend, to_json
     names = list(getattr(args, "kernels", None) or impls.kernel_names())
     unknown = [n for n in names if n not in impls.kernel_names()]
     try:

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import UsageError, emit_json
+from verify.cli.output import emit_json
+from verify.errors import BadInput as UsageError
 
 OUT = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 ERR = Console(stderr=True, highlight=False)
@@ -41,8 +42,9 @@ def law_or_usage_error(law_id: str):
 
 # --------------------------------------------------------------------------- laws
 def run_laws(args, ids: list[str], floats: bool = True) -> list[dict]:
-    from .check import check_many
     from rich.progress import Progress
+
+    from verify.decide.check import check_many
 
     if args.json or not sys.stderr.isatty():
         done = [0]
@@ -102,7 +104,7 @@ def _floats_cell(floats: dict | None) -> str:
 
 def cmd_laws(args) -> int:
     from laws import REGISTRY
-    from .check import summary
+    from verify.decide.check import summary
     ids = [law.id for law in REGISTRY
            if args.property is None or law.property.value == args.property]
     results = run_laws(args, ids, floats=not args.no_floats)
@@ -125,8 +127,8 @@ def _print_summary(summ: dict) -> None:
 
 # --------------------------------------------------------------------------- list
 def cmd_list(args) -> int:
-    from laws import REGISTRY
     import impls
+    from laws import REGISTRY
     rows = [{"id": law.id, "property": law.property.value, "expect": law.expect,
              "statement": law.statement, "kernels": list(law.kernels)} for law in REGISTRY]
     kernels = impls.kernel_names()
@@ -145,7 +147,7 @@ def cmd_list(args) -> int:
 
 # --------------------------------------------------------------------------- law
 def cmd_law(args) -> int:
-    from .check import check_law
+    from verify.decide.check import check_law
     law = law_or_usage_error(args.law_id)
     result = check_law(law)
     result["kernel_sites"] = kernel_sites(law)
@@ -162,8 +164,9 @@ def kernel_sites(law) -> list[str]:
     import inspect
     import os
     import re
+
     import impls
-    from .interp import unwrap
+    from verify.engine.interp import unwrap
     if law.combine is None:
         return []
     fn = unwrap(law.combine)
@@ -269,7 +272,7 @@ def print_law(law, r: dict) -> None:
 def check_papers(law_results: dict[str, dict] | None = None) -> list[dict]:
     from laws import REGISTRY
     from papers import PAPERS
-    from .check import check_law
+    from verify.decide.check import check_law
     cache = dict(law_results or {})
     out = []
     for paper in PAPERS.values():
@@ -316,14 +319,14 @@ def _print_papers(results: list[dict]) -> None:
 # --------------------------------------------------------------------------- all
 def cmd_all(args) -> int:
     from laws import REGISTRY
-    from .check import summary
+    from verify.decide.check import summary
     results = run_laws(args, REGISTRY.ids())
     summ = summary(results)
     papers = check_papers({r["id"]: r for r in results})
     certs: list[dict] = []
     stale: list[dict] = []
     if not args.no_certify:
-        from . import certify
+        from verify.certification import certify
         try:
             certs = certify.certify_all(backend=args.backend, out_dir=args.out,
                                         seed=args.seed, progress=not args.json)
