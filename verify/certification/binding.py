@@ -1,0 +1,246 @@
+"""Bind any kernel wrapper to a reference in a few lines; get a ``KernelSpec`` that
+``verify.certification.certify.certify(spec, backend)`` accepts unchanged.
+
+    from verify.cases import rows
+    from verify.certification.binding import bind
+    KERNEL = bind(my_softmax, reference="softmax", inputs=rows(n=[1, 7, 257]),
+                  dtypes=("float32", "float16"), masked_rows="zeros")
+
+What the spec gets:
+- ``run``: the wrapper called with the reference's inputs (converted to the dtype, on
+  the kernel device) positionally, plus those reference options the wrapper's
+  signature names (``eps=...``); a tensor, tuple or dict result is matched to the
+  reference's outputs (``outputs=`` names those the wrapper returns, in order).
+- ``oracle``: the reference evaluated in float64 with ``radius.HOST64``; the radius of
+  that evaluation (its own error) is recorded and added to the bound.
+- ``bound``: derived — the reference evaluated on balls under the backend's model
+  (``radius.model_for``) at ``compute`` precision with the stated ``block``; the bound
+  is the kernel radius plus the oracle's radius. Test power (``power.check``) is
+  computed for every case alongside and kept in ``binding_of(spec).power``.
+- ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
+  family), completed with the reference's other inputs (weights, ...).
+- ``combine``/``algorithm``: with ``kernel=`` (the ``@triton.jit`` function), the combines
+  passed to ``tl.reduce``/``tl.associative_scan`` are found and audited
+  (``discover.py``); a combine refuted associative makes every case fail with the
+  counterexample.
+
+``certify_binding`` runs ``certify`` and adds the test-power summary, failing the
+certificate when a trivial stand-in passes every case.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+import torch
+
+from impls.spec import Case, KernelSpec, backend as current_backend, device as current_device
+from verify.certification import power as test_power
+from verify.certification import radius
+from verify.certification.references import Reference, lookup
+
+
+@dataclass
+class Binding:
+    """The state behind one bound kernel (its spec's callables are methods of it)."""
+
+    fn: Callable
+    reference: Reference
+    options: dict
+    returns: tuple[str, ...]
+    inputs: Callable | None
+    compute: str
+    block: int | None
+    model_options: dict
+    kernel: Any = None
+    call: Callable | None = None
+    oracles: dict = field(default_factory=dict)
+    power: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)
+    combines: dict | None = None
+
+    # run -------------------------------------------------------------------------
+    def tensors(self, case: Case, dtype: str) -> dict:
+        t, dev = getattr(torch, dtype), current_device()
+        return {k: (v.to(t).to(dev).contiguous() if isinstance(v, torch.Tensor)
+                    and v.is_floating_point() else v) for k, v in case.inputs.items()}
+
+    def run(self, case: Case, dtype: str) -> dict:
+        self._refuse_bad_combines()
+        args = self.tensors(case, dtype)
+        if self.call is not None:
+            result = self.call(self.fn, args, dict(self.options))
+        else:
+            names = inspect.signature(self.fn).parameters
+            kwargs = {k: v for k, v in self.options.items() if k in names}
+            result = self.fn(*[args[k] for k in self.reference.inputs], **kwargs)
+        return self._match(result)
+
+    def _match(self, result: Any) -> dict:
+        if isinstance(result, Mapping):
+            return dict(result)
+        if isinstance(result, torch.Tensor):
+            result = (result,)
+        if len(result) < len(self.returns):
+            raise ValueError(f"the wrapper returned {len(result)} value(s) but the binding "
+                             f"expects {', '.join(self.returns)}")
+        return dict(zip(self.returns, result))
+
+    def _refuse_bad_combines(self) -> None:
+        if self.kernel is None:
+            return
+        if self.combines is None:
+            from verify.certification.discover import audit_kernel
+            self.combines = audit_kernel(self.kernel)
+        bad = [c for c in self.combines["combines"] if not c["ok"]]
+        if bad:
+            raise AssertionError("; ".join(c["failure"] for c in bad))
+
+    # oracle and bound ---------------------------------------------------------------
+    def _reference_fn(self):
+        ref, opts = self.reference, self.options
+        keep = set(inspect.signature(ref.fn).parameters)
+        return lambda **kw: ref.fn(**kw, **{k: v for k, v in opts.items() if k in keep})
+
+    def _evaluate(self, case: Case, model: radius.Model, dtype: str | None):
+        formats = self.reference.formats(dtype or "float64")
+        return radius.evaluate(self._reference_fn(), dict(case.inputs), model, dtype,
+                               out_formats=formats if dtype else None)
+
+    def oracle(self, case: Case) -> dict:
+        values, radii, _ = self._evaluate(case, radius.HOST64, None)
+        self.oracles[id(case)] = (case, values, radii)
+        worst = max((float((r / v.abs().clamp(min=1e-300))[torch.isfinite(r) & (r > 0)]
+                           .max()) if bool((torch.isfinite(r) & (r > 0)).any()) else 0.0)
+                    for v, r in ((values[k], radii[k]) for k in radii)) if radii else 0.0
+        out = {k: v for k, v in values.items() if k in self.returns}
+        out["_oracle"] = {"method": "reference in float64 with a derived error radius "
+                                    "(added to the bound)",
+                          "max_relative_radius": worst}
+        return out
+
+    def model(self) -> radius.Model:
+        return radius.model_for(current_backend(), self.compute, block=self.block,
+                                **self.model_options)
+
+    def bound(self, case: Case, dtype: str, outputs: dict) -> dict:
+        """Derived: kernel radius (running error analysis of the reference at the
+        compute format, any reduction order) + the float64 oracle's radius."""
+        cached = self.oracles.get(id(case))
+        if cached is None or cached[0] is not case:
+            self.oracle(case)
+            cached = self.oracles[id(case)]
+        _, values, r64 = cached
+        _, radii, flags = self._evaluate(case, self.model(), dtype)
+        bound = {k: radii[k] + r64[k] for k in radii if k in self.returns}
+        if flags:
+            self.flags.setdefault(dtype, {})[case.name] = flags
+        lower = test_power.naive_lower(self._reference_fn(), case.inputs, dtype, {})
+        exact = self.reference.exact_outputs
+        self.power.setdefault(dtype, []).append(
+            test_power.check(case, outputs, {k: values[k] for k in bound}, bound,
+                             naive_lower=lower, exact=exact))
+        bound["_formula"] = ("derived by running error analysis of the reference "
+                             f"'{self.reference.name}' (verify/certification/radius.py): "
+                             "kernel radius at the compute format for every reduction "
+                             "order + the float64 oracle's radius")
+        return bound
+
+    def naive(self, case: Case, dtype: str) -> dict:
+        compute = getattr(torch, self.compute)
+        args = {k: (v.to(getattr(torch, dtype)).to(compute) if isinstance(v, torch.Tensor)
+                    and v.is_floating_point() else v) for k, v in case.inputs.items()}
+        out = self._reference_fn()(**args)
+        return {k: v for k, v in out.items() if k in self.returns}
+
+    # cases and metadata --------------------------------------------------------------
+    def cases(self, seed: int, backend: str) -> list[Case]:
+        source = self.inputs or _default_cases(self.reference)
+        out = []
+        for i, case in enumerate(source(seed, backend)):
+            if self.reference.complete is not None:
+                rng = np.random.default_rng([seed, i])
+                case = Case(case.name, self.reference.complete(dict(case.inputs), rng),
+                            dict(case.params))
+            out.append(case)
+        return out
+
+    def algorithm(self, backend: str) -> dict:
+        model = radius.model_for(backend, self.compute, block=self.block, **self.model_options)
+        out = {"reference": self.reference.name, "options": dict(self.options),
+               "bound": "derived (radius interpretation)", "model": model.assumptions()}
+        if self.combines is not None:
+            out["combines"] = self.combines["combines"]
+        return out
+
+    def precision(self, dtype: str) -> dict:
+        formats = self.reference.formats(dtype)
+        return {"in": dtype, "accumulate": self.compute,
+                "out": ", ".join(f"{formats[o]} ({o})" for o in self.returns)}
+
+
+def _default_cases(reference: Reference):
+    from verify.cases import matrices, rows
+    if reference.cases == "matrices":
+        return matrices()
+    if reference.cases == "rows":
+        return rows()
+    raise ValueError(f"reference {reference.name!r} needs explicit inputs= (a case set)")
+
+
+def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = None,
+         dtypes: tuple[str, ...] = ("float32", "float16"), *, outputs=None, name=None,
+         compute: str = "float32", block: int | None = None, kernel: Any = None,
+         call: Callable | None = None, summary: str | None = None,
+         dot_input: str = "ieee", tensor_core: bool = False, **options) -> KernelSpec:
+    """A ``KernelSpec`` for ``fn`` computing ``reference`` (a catalog name or a
+    ``references.custom(...)``); ``options`` override the reference's conventions.
+    See the module docstring."""
+    ref = lookup(reference) if isinstance(reference, str) else reference
+    unknown = [k for k in options if k not in ref.options]
+    if unknown:
+        raise ValueError(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
+                         f"(it has: {', '.join(ref.options) or 'none'})")
+    returns = tuple(outputs) if outputs is not None else ref.outputs
+    missing = [o for o in returns if o not in ref.outputs]
+    if missing:
+        raise ValueError(f"reference {ref.name!r} has no output(s) {', '.join(missing)}")
+    b = Binding(fn=fn, reference=ref, options={**ref.options, **options}, returns=returns,
+                inputs=inputs, compute=compute, block=block, kernel=kernel, call=call,
+                model_options={"dot_input": dot_input, "tensor_core": tensor_core})
+    source = inspect.getsourcefile(fn) if inspect.isfunction(fn) else None
+    return KernelSpec(
+        name=name or getattr(fn, "__name__", "kernel"), laws=(),
+        summary=summary or f"{getattr(fn, '__name__', 'kernel')} computes {ref.name}",
+        combine=None, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
+        cases=b.cases, algorithm=b.algorithm, precision=b.precision,
+        exact_outputs=tuple(o for o in ref.exact_outputs if o in returns),
+        reference=b.naive, sources=(source,) if source else ())
+
+
+def binding_of(spec: KernelSpec) -> Binding:
+    return spec.bound.__self__
+
+
+def certify_binding(spec: KernelSpec, backend: str, **kwargs) -> dict:
+    """``certify`` plus test power: per dtype the stand-ins' worst ρ; the certificate
+    fails when a trivial stand-in passes every case of a dtype."""
+    from verify.certification.certify import certify
+    b = binding_of(spec)
+    b.power.clear()
+    b.flags.clear()
+    cert = certify(spec, backend, **kwargs)
+    cert["power"] = {d: test_power.summary(checks) for d, checks in b.power.items()}
+    cert["bound_flags"] = dict(b.flags)
+    weak = {d: p["accepted_stand_ins"] for d, p in cert["power"].items() if p["weak"]}
+    if weak:
+        cert["pass"] = False
+        cert["notes"].append("the bound accepts trivial outputs, so the certificate proves "
+                             "nothing: " + "; ".join(f"{d}: {', '.join(v)}"
+                                                     for d, v in weak.items()))
+    if b.combines is not None:
+        cert["combines"] = b.combines["combines"]
+    return cert
