@@ -190,6 +190,24 @@ def _exact_inf(b: "Ball") -> torch.Tensor:
     return torch.isinf(b.v) & (b.r == 0)
 
 
+FORMAT_MAX = {"float64": torch.finfo(torch.float64).max, "float32": torch.finfo(torch.float32).max,
+              "float16": 65504.0, "bfloat16": torch.finfo(torch.bfloat16).max,
+              "tf32": torch.finfo(torch.float32).max}
+
+
+def _no_overflow(v: torch.Tensor, r: torch.Tensor, fmt: str | None = None,
+                 partial: torch.Tensor | None = None) -> torch.Tensor:
+    """No bound (∞) where a finite value's ball — or ``partial``, a bound on every
+    intermediate of a reduction (Σ|xᵢ| for a sum in any order) — reaches the format's
+    overflow threshold: the kernel may have produced ±∞ there."""
+    top = FORMAT_MAX[format_name(fmt or current().compute)]
+    size = v.abs() + 2.0 * r
+    if partial is not None:
+        size = torch.maximum(size, partial * 1.001)
+    reach = torch.isfinite(v) & (size >= top)
+    return torch.where(reach, torch.full_like(r, INF), r)
+
+
 def _keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands: "Ball") -> torch.Tensor:
     """An infinite result that came from an exact infinite operand is exact; any other
     non-finite value or radius means no bound."""
@@ -201,7 +219,8 @@ def _keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands: "Ball") -> torc
         finite_radii = finite_radii & torch.broadcast_to(torch.isfinite(b.r), v.shape)
     exact = torch.isinf(v) & from_exact & finite_radii
     r = torch.where(exact, torch.zeros_like(r), r)
-    return torch.where(torch.isnan(v) | (torch.isinf(v) & ~exact), torch.full_like(r, INF), r)
+    r = torch.where(torch.isnan(v) | (torch.isinf(v) & ~exact), torch.full_like(r, INF), r)
+    return _no_overflow(v, r)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -562,7 +581,7 @@ def rsqrt(a: Any) -> Ball:
     safe = torch.where(low > 0, low, torch.ones_like(low))
     r = a.r / (2.0 * safe * torch.sqrt(safe)) + m.rel("rsqrt") / torch.sqrt(safe) + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    return Ball(v, _up(r))
+    return Ball(v, _no_overflow(v, _up(r)))
 
 
 def maximum(a: Any, b: Any) -> Ball:
@@ -608,9 +627,10 @@ def reduce_sum(x: Any, dim=None, keepdim: bool = False) -> Ball:
     g = _gamma(current().depth(n), current().u)
     finite = torch.isfinite(x.v)
     zero = torch.zeros_like(x.r)
-    r = (torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim)
-         + g * torch.where(finite, _mag(x), zero).sum(dim=dims, keepdim=keepdim))
-    return Ball(v, _reduced_inf(v, _up(r, n), x, dims, keepdim))
+    total = torch.where(finite, _mag(x), zero).sum(dim=dims, keepdim=keepdim)
+    r = torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim) + g * total
+    r = _reduced_inf(v, _up(r, n), x, dims, keepdim)
+    return Ball(v, _no_overflow(v, r, partial=total))
 
 
 def _reduced_inf(v: torch.Tensor, r: torch.Tensor, x: Ball, dims, keepdim: bool
@@ -620,8 +640,9 @@ def _reduced_inf(v: torch.Tensor, r: torch.Tensor, x: Ball, dims, keepdim: bool
     inexact_inf = (torch.isinf(x.v) & (x.r != 0)).any(dim=dims, keepdim=keepdim)
     bad_r = (~torch.isfinite(x.r)).any(dim=dims, keepdim=keepdim)
     r = torch.where(torch.isinf(v) & ~inexact_inf, torch.zeros_like(r), r)
-    return torch.where(torch.isnan(v) | bad_r | (torch.isinf(v) & inexact_inf),
-                       torch.full_like(r, INF), r)
+    r = torch.where(torch.isnan(v) | bad_r | (torch.isinf(v) & inexact_inf),
+                    torch.full_like(r, INF), r)
+    return _no_overflow(v, r)
 
 
 def mean(x: Any, dim=None, keepdim: bool = False) -> Ball:
@@ -665,7 +686,7 @@ def matmul(a: Any, b: Any) -> Ball:
         g = (1.0 + e) ** 2 * (1.0 + g) - 1.0
     big = ma @ mb
     r = ma @ b.r + a.r @ (b.v.abs() + b.r) + g * big + 2 * k * m.eta
-    return Ball(v, _up(r, k))
+    return Ball(v, _no_overflow(v, _up(r, k), partial=big))
 
 
 def cumsum(x: Any, dim: int) -> Ball:
@@ -682,8 +703,10 @@ def cumsum(x: Any, dim: int) -> Ball:
     shape = [1] * x.v.dim()
     shape[dim] = n
     v = x.v.cumsum(dim)
-    r = x.r.cumsum(dim) + g.reshape(shape) * _mag(x).cumsum(dim)
-    return Ball(v, torch.where(torch.isfinite(v), _up(r, n), torch.full_like(r, INF)))
+    total = _mag(x).cumsum(dim)
+    r = x.r.cumsum(dim) + g.reshape(shape) * total
+    return Ball(v, _no_overflow(v, torch.where(torch.isfinite(v), _up(r, n),
+                                               torch.full_like(r, INF)), partial=total))
 
 
 def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:
@@ -706,7 +729,8 @@ def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:
         s = _up(ma[t] * s + mb[t], 3)
         vs.append(hv)
         rs.append(_up(d + _gamma(2 * t + 1, m.u) * s + (t + 1) * m.eta, 3))
-    return Ball(torch.movedim(torch.stack(vs), 0, dim), torch.movedim(torch.stack(rs), 0, dim))
+    v, r = torch.stack(vs), torch.stack(rs)
+    return Ball(torch.movedim(v, 0, dim), torch.movedim(_no_overflow(v, r), 0, dim))
 
 
 # --------------------------------------------------------------------------- compositions
@@ -745,7 +769,7 @@ def cast(x: Ball, fmt: str | torch.dtype) -> Ball:
     u = unit_roundoff(name)
     extra = u * _mag(x) + HALF_SUBNORMAL[name]
     r = torch.where(_exact_inf(x) | _exact_zero(x), x.r, _up(x.r + extra, 3))
-    return Ball(x.v, r)
+    return Ball(x.v, _no_overflow(x.v, r, name))
 
 
 def _stack(balls, dim=0):

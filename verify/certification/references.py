@@ -130,6 +130,7 @@ def attention(q, k, v, causal: bool = False, scale: float | None = None):
 
 
 def topk(x, k: int = 4):
+    k = min(k, x.shape[-1])
     if _is_ball(x):
         idx = torch.sort(x.v, dim=-1, descending=True, stable=True).indices[..., :k]
         return {"values": radius.topk_values(x, k), "indices": idx}
