@@ -1,0 +1,123 @@
+"""Kernels written outside the project (tests/user_kernels/) are certified through the
+public binding with derived bounds: the correct ones pass with full test power, every
+planted bug fails, and the certificate records the model and the combines found."""
+import importlib
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from impls.spec import backend as running_backend
+from verify.certification.binding import bind, binding_of, certify_binding
+from verify.certification.certify import certify
+from verify.certification.discover import audit_kernel, find_combines
+
+BACKEND = running_backend()
+KERNELS = ("fused_softmax", "two_pass_layer_norm", "tiled_matmul", "rms_norm")
+
+
+def _module(name):
+    return importlib.import_module(f"user_kernels.{name}")
+
+
+@pytest.fixture(scope="module", params=KERNELS)
+def certified(request):
+    mod = _module(request.param)
+    return mod, certify_binding(mod.KERNEL, BACKEND, check_laws=False)
+
+
+def test_correct_kernel_passes_with_a_derived_bound(certified):
+    mod, cert = certified
+    assert cert["pass"], cert["notes"]
+    assert 0 < cert["rho"] <= 1
+    assert cert["algorithm"]["bound"] == "derived (radius interpretation)"
+    assert cert["algorithm"]["model"]["elementary_ulps"]["exp"] >= 1
+    assert {"float32", "float16"} <= set(cert["per_dtype"])
+
+
+def test_no_trivial_stand_in_passes(certified):
+    _, cert = certified
+    for dtype, power in cert["power"].items():
+        assert power["weak"] is False, (dtype, power["accepted_stand_ins"])
+        for output, rhos in power["rho"].items():
+            assert rhos["zeros"] > 1 and rhos["scaled"] > 1, (dtype, output, rhos)
+
+
+def test_planted_bugs_fail(certified):
+    mod, _ = certified
+    for name, planted in mod.PLANTED.items():
+        cert = certify(mod.binding(planted), BACKEND, check_laws=False, dtypes=["float32"])
+        assert cert["pass"] is False, f"{mod.__name__}: {name} passed"
+
+
+def test_binding_is_ten_lines_or_fewer():
+    import inspect
+    for name in KERNELS:
+        source = inspect.getsource(_module(name).binding)
+        assert len(source.strip().splitlines()) <= 10, name
+
+
+def test_plain_certify_accepts_the_spec_unchanged():
+    mod = _module("rms_norm")
+    cert = certify(mod.KERNEL, BACKEND, check_laws=False, dtypes=["float32"])
+    assert cert["pass"] and cert["kernel"] == "rms_norm"
+    assert any("user_kernels/rms_norm.py" in s["path"] for s in cert["sources"])
+
+
+@triton.jit
+def _halving(a, b):
+    return (a + b) * 0.5
+
+
+@triton.jit
+def _max_with_count(a_m, a_n, b_m, b_n):
+    return tl.maximum(a_m, b_m), a_n + b_n
+
+
+@triton.jit
+def _two_reductions(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    ones = tl.full((BLOCK,), 1.0, tl.float32)
+    m, n = tl.reduce((x, ones), 0, _max_with_count)
+    tl.store(out_ptr, tl.reduce(x, 0, combine_fn=_halving) + m + n)
+
+
+def test_combines_are_found_through_globals_and_audited():
+    found = {f["name"]: f for f in find_combines(_two_reductions)}
+    assert set(found) == {"_max_with_count", "_halving"}
+    report = audit_kernel(_two_reductions)
+    by_name = {c["name"]: c for c in report["combines"]}
+    good, bad = by_name["_max_with_count"], by_name["_halving"]
+    assert good["ok"] and set(good["verdicts"]) == {"associative", "commutative"}, good
+    assert set(good["verdicts"].values()) <= {"proved", "proved-bounded", "tested"}
+    assert not bad["ok"] and bad["verdicts"]["associative"] == "refuted"
+    assert "counterexample" in bad["failure"]
+    assert report["ok"] is False
+
+
+def test_project_softmax_combine_is_proved():
+    from impls import softmax
+    report = audit_kernel(softmax._softmax_kernel)
+    by_name = {c["name"]: c for c in report["combines"]}
+    assert by_name["online_softmax"]["verdicts"]["associative"] in ("proved", "tested")
+
+
+def test_a_non_associative_combine_fails_the_binding():
+    mod = _module("fused_softmax")
+    spec = bind(mod.softmax, reference="softmax", outputs=("softmax",), masked_rows="nan",
+                kernel=_two_reductions)
+    cert = certify(spec, BACKEND, check_laws=False, dtypes=["float32"])
+    assert cert["pass"] is False
+    problems = [c.get("problem", "") for c in cert["per_dtype"]["float32"]["cases"]]
+    assert problems and all("_halving" in p and "associative" in p for p in problems)
+
+
+def test_unknown_option_and_output_are_refused():
+    mod = _module("fused_softmax")
+    with pytest.raises(ValueError, match="no option"):
+        bind(mod.softmax, reference="softmax", masked="zeros")
+    with pytest.raises(ValueError, match="no output"):
+        bind(mod.softmax, reference="softmax", outputs=("probs",))
+    with pytest.raises(ValueError, match="unknown reference"):
+        bind(mod.softmax, reference="sofmax")
