@@ -113,7 +113,7 @@ def _summary(results: Mapping[str, Mapping]) -> str:
 
 def _weak_scope(result: Mapping) -> str:
     if result.get("verdict") == "proved-bounded":
-        return f"proved only up to {result.get('bound') or 'a stated bound'}"
+        return f"proved only for {result.get('bound') or 'a stated bound'}"
     cases = result.get("cases")
     return f"tested on {cases if cases is not None else 'some'} cases, not proved"
 
