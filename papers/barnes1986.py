@@ -9,5 +9,5 @@ PAPER = Paper(
               "controlled by θ (the law states and checks the bound "
               "(3M/d²)·θ²/(1 − θ)⁴, with s the cluster's radius about its centre of "
               "mass rather than the cell's side).",
-              ("barnes_hut.monopole_bound",)),
+              ("barnes_hut.monopole_bound",), "main text: the cell-opening criterion"),
     ))

@@ -8,5 +8,5 @@ PAPER = Paper(
         Claim("Sliding-window attention, where each token attends only to a fixed window "
               "of neighbours on each side, costs O(n·w) and is full attention restricted "
               "to a band of the attention matrix.",
-              ("sliding_window_attention.band",)),
+              ("sliding_window_attention.band",), "§3.1, sliding window attention"),
     ))

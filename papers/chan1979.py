@@ -8,10 +8,11 @@ PAPER = Paper(
     claims=(
         Claim("The (count, mean, M2) statistics of two subsets combine into those of "
               "their union, in any grouping.",
-              ("welford.associative", "welford.identity", "welford.commutative")),
+              ("welford.associative", "welford.identity", "welford.commutative"),
+              "the pairwise updating formulae"),
         Claim("Adding the subsets' M2 without the term δ²·n·n'/(n+n') is wrong.",
-              ("welford.variance_add",)),
+              ("welford.variance_add",), "the pairwise updating formulae"),
         Claim("The textbook one-pass formula Σx² − (Σx)²/n is exact in exact arithmetic "
               "(its trouble is rounding, shown by the float verdicts).",
-              ("pooled_variance.homomorphism",)),
+              ("pooled_variance.homomorphism",), "the textbook algorithm and its rounding errors"),
     ))

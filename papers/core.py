@@ -1,20 +1,18 @@
-"""A paper as a value: its claims, each bound to the laws that check it."""
+"""A paper as a value: its claims, each with a check (``papers.claims``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .claims import Claim  # the law claim; kept here for ``from papers.core import Claim``
 
-@dataclass(frozen=True)
-class Claim:
-    text: str                  # the claim, in the paper's terms
-    laws: tuple[str, ...]      # law ids whose verdicts check it
+__all__ = ["Claim", "Paper"]
 
 
 @dataclass(frozen=True)
 class Paper:
-    id: str                    # e.g. "milakov2018"
+    id: str                    # e.g. "milakov2018"; the module name for the book's seeds
     title: str
     authors: str
     year: int
-    venue: str                 # journal, conference or arXiv id
-    claims: tuple[Claim, ...] = field(default_factory=tuple)
+    venue: str                 # journal, conference, arXiv id, or the book and chapter
+    claims: tuple = field(default_factory=tuple)  # Claim, Computed, Speedup, NotCheckable

@@ -8,5 +8,5 @@ PAPER = Paper(
               "best approximation of rank r. The paper proves it in the least-squares "
               "(Frobenius) norm; the law checks the spectral-norm form (Mirsky, 1960): "
               "the error is σ_{r+1} and no rank-r matrix does better.",
-              ("low_rank_truncation.eckart_young",)),
+              ("low_rank_truncation.eckart_young",), "the main theorem"),
     ))

@@ -12,10 +12,11 @@ PAPER = Paper(
               "real scale S. With Z = 0 (symmetric; the laws use one scale per output "
               "channel), rounding to the nearest q errs by at most S/2 and q fits in 8 "
               "bits.",
-              ("int8_quantization.rounding",)),
+              ("int8_quantization.rounding",), "§2.1, quantization scheme"),
         Claim("A matrix product can be computed on the integers, with the scales applied "
               "afterwards; its error follows from the per-value rounding error.",
-              ("int8_quantization.matmul_bound",)),
+              ("int8_quantization.matmul_bound",),
+              "§2.2, integer-arithmetic-only matrix multiplication"),
         Claim("What is rounded is the value divided by the scale, not the scale.",
-              ("int8_quantization.round_scale",)),
+              ("int8_quantization.round_scale",), "§2.1"),
     ))

@@ -8,5 +8,5 @@ PAPER = Paper(
         Claim("With shared weights, shifting the input of a convolutional layer shifts "
               "its feature map by the same amount and leaves it otherwise unchanged (the "
               "law checks the circular case, where this holds exactly).",
-              ("conv_translation.shift",)),
+              ("conv_translation.shift",), "§II.A, convolutional networks"),
     ))

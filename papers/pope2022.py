@@ -10,7 +10,7 @@ PAPER = Paper(
         Claim("During generation the attention keys and values of earlier tokens are "
               "kept (the KV cache) and reused, so each step processes only the new "
               "token, with the same result as running the whole prefix again.",
-              ("kv_cache.incremental",)),
+              ("kv_cache.incremental",), "background on decoding with a KV cache"),
         Claim("The new token's own key and value belong in the cache before it attends.",
-              ("kv_cache.forget_newest",)),
+              ("kv_cache.forget_newest",), "background on decoding with a KV cache"),
     ))

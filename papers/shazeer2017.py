@@ -10,5 +10,5 @@ PAPER = Paper(
         Claim("With gates G(x) = Softmax(KeepTopK(H(x), k)), experts whose gate is zero "
               "need not be computed: evaluating only the top k experts gives the output "
               "of the full mixture.",
-              ("moe_topk.routing",)),
+              ("moe_topk.routing",), "§2.1, the gating network (noisy top-k gating)"),
     ))

@@ -10,5 +10,6 @@ PAPER = Paper(
               "use the order of the sequence (which is why positional encodings are "
               "added): permuting the keys with their values changes no output, and "
               "permuting the queries permutes the outputs.",
-              ("attention_permutation.keys_values", "attention_permutation.queries")),
+              ("attention_permutation.keys_values", "attention_permutation.queries"),
+              "§3.5, positional encoding"),
     ))
