@@ -177,7 +177,8 @@ def kernel_sites(law: "Law") -> list[str]:
     shared = set(re.findall(r"combines\.(\w+)", inspect.getsource(fn)))
     from laws.associativity import combines
     for name in sorted(shared):
-        target = unwrap(getattr(combines, name, None))
+        found = getattr(combines, name, None)
+        target = unwrap(found) if found is not None else None
         if callable(target):
             sites.append(f"{os.path.relpath(inspect.getsourcefile(target) or '?')}:"
                          f"{inspect.getsourcelines(target)[1]} (the shared combine {name})")
