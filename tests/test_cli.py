@@ -72,3 +72,72 @@ def test_all_json_is_one_document_covering_six_properties():
     assert {r["property"] for r in doc["laws"]} == {
         "associativity", "separability", "locality", "sparsity", "redundancy", "symmetry"}
     assert doc["summary"]["ok"] and doc["summary"]["laws"]["disagree"] == []
+
+
+# ----------------------------------------------------------------------------- output
+def test_laws_progress_goes_to_stderr_when_piped():
+    p = run("laws", "--property", "symmetry", "--json", "--jobs", "1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    json.loads(p.stdout)
+    assert "verify: checking laws:" in p.stderr
+
+
+def test_jobs_above_the_core_count_is_reduced_with_a_note():
+    p = run("laws", "--property", "symmetry", "--no-floats", "--json", "--jobs", "999")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert f"--jobs 999 reduced to {os.cpu_count()}" in p.stderr
+    assert json.loads(p.stdout)["summary"]["disagree"] == []
+
+
+def _narrow(*args):
+    env = dict(os.environ, COLUMNS="80")
+    return subprocess.run([sys.executable, "-m", "verify", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_list_fits_80_columns_without_cutting_ids():
+    p = _narrow("list")
+    assert p.returncode == 0
+    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    ids = json.loads(run("list", "--json").stdout)["laws"]
+    for row in ids:
+        assert row["id"] in p.stdout
+
+
+def test_laws_table_fits_80_columns():
+    p = _narrow("laws", "--property", "symmetry")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    assert "symmetry" in p.stdout and "…" not in p.stdout
+
+
+def test_audit_table_fits_80_columns():
+    p = _narrow("audit", "tests/audit_cases/vector_moving_average.py:smooth")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    assert "permutation" in p.stdout and "…" not in p.stdout
+
+
+def test_certificates_table_fits_80_columns():
+    from rich.console import Console
+
+    from verify.cli.kernel_cmd import certificates_table
+    cert = {"kernel": "selective_scan", "backend": "triton-interpreter", "rho": 0.999,
+            "dtypes": {"float32": {"status": "certified"}, "float16": {"status": "certified"},
+                       "bfloat16": {"status": "skipped"}},
+            "planted": {"a": {"caught": True}, "b": {"caught": True}}, "pass": True}
+    console = Console(width=80, record=True, file=open(os.devnull, "w"))
+    console.print(certificates_table([cert], "certificates"))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "selective_scan" in text and "triton-interpreter" in text and "pass" in text
+
+
+@pytest.mark.parametrize("command", ["all", "laws", "list", "law", "explain", "audit",
+                                     "certify", "papers", "bench", "exercise"])
+def test_every_option_is_documented(command):
+    from verify.cli.main import _parser
+    parser = _parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    for action in sub._actions:
+        assert action.help, f"{command} {action.option_strings or action.dest}"

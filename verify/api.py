@@ -1,0 +1,513 @@
+"""The public API behind ``import verify`` and the command line: check laws, audit a
+function, certify kernels, and the teaching views, each returning a result object
+(``verify.results``) or a plain JSON-ready document.
+
+This module is the only place that calls into the deciding, auditing, certifying and
+teaching modules; the command line and ``verify.testing`` go through it. Every result's
+``to_json()`` is already strict-JSON-ready (``verify.jsonio.to_plain``), so it equals
+what the matching ``--json`` command prints. Imports are lazy: importing this module
+loads neither z3 nor torch.
+
+Does not cover: printing (``verify.cli``), or running user code in a separate process
+(``verify.cli.sandbox`` does that around these functions).
+"""
+from __future__ import annotations
+
+import contextlib
+import difflib
+import inspect
+import io
+import os
+import types
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+
+from verify.errors import BadInput
+from verify.jsonio import to_plain
+from verify.results import AuditResult, Certificate, LawResult
+
+if TYPE_CHECKING:
+    from laws.core import Law
+    from verify.decide.policy import Policy
+
+
+# --------------------------------------------------------------------------- laws
+def find_law(law_id: str) -> "Law":
+    """The catalog law ``law_id``; ``BadInput`` naming close ids when it is unknown."""
+    from laws import REGISTRY
+    if law_id in REGISTRY:
+        return REGISTRY[law_id]
+    close = difflib.get_close_matches(law_id, REGISTRY.ids(), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see `python -m verify list`"
+    raise BadInput(f"unknown law id {law_id!r}{hint}")
+
+
+def _law(law_or_id: "Law | str") -> "Law":
+    from laws.core import Law
+    if isinstance(law_or_id, str):
+        return find_law(law_or_id)
+    if isinstance(law_or_id, Law):
+        return law_or_id
+    raise BadInput(f"expected a Law or a law id, got {type(law_or_id).__name__}")
+
+
+def _policy(policy: "Policy | None", default: str = "CATALOG") -> "Policy":
+    from verify.decide import policy as policies
+    if policy is None:
+        return getattr(policies, default)
+    if not isinstance(policy, policies.Policy):
+        raise BadInput(f"policy must be a verify.Policy, got {type(policy).__name__}")
+    return policy
+
+
+def _check_dict(law: "Law", policy: "Policy") -> dict:
+    from verify.decide.check import check_law
+    return check_law(law, floats=policy.floats, timeout_ms=policy.timeout_ms,
+                     cases=policy.cases)
+
+
+def check(law_or_id: "Law | str", policy: "Policy | None" = None) -> LawResult:
+    """The verdict on one law, with the places kernels use its combine: the document
+    ``verify law ID --json`` prints.
+
+    >>> import verify
+    >>> r = verify.check("sum.associative", verify.Policy(floats=False))
+    >>> r.verdict, r.ok
+    (<Verdict.PROVED: 'proved'>, True)
+    """
+    law = _law(law_or_id)
+    result = _check_dict(law, _policy(policy))
+    result["kernel_sites"] = kernel_sites(law)
+    return LawResult(to_plain(result))
+
+
+def check_all(laws: Iterable["Law | str"] | None = None, policy: "Policy | None" = None,
+              *, jobs: int = 1, progress: Callable[[LawResult], None] | None = None
+              ) -> list[LawResult]:
+    """Verdicts on ``laws`` (the whole catalog by default), in their order; ``jobs``
+    processes when they are catalog laws checked under the default limits.
+
+    Does not add the kernel sites (``check`` does)."""
+    from laws import REGISTRY
+    from verify.decide import policy as policies
+    chosen = [_law(x) for x in (REGISTRY if laws is None else laws)]
+    pol = _policy(policy)
+    limits_default = (pol.timeout_ms, pol.cases) == (policies.CATALOG.timeout_ms,
+                                                     policies.CATALOG.cases)
+    in_catalog = all(law.id in REGISTRY and REGISTRY[law.id] is law for law in chosen)
+
+    def note(doc: dict) -> None:
+        if progress is not None:
+            progress(LawResult(to_plain(doc)))
+    if jobs > 1 and limits_default and in_catalog:
+        from verify.decide.check import check_many
+        docs = check_many([law.id for law in chosen], jobs=jobs, floats=pol.floats,
+                          progress=note)
+    else:
+        docs = []
+        for law in chosen:
+            docs.append(_check_dict(law, pol))
+            note(docs[-1])
+    return [LawResult(to_plain(d)) for d in docs]
+
+
+def summarize(results: Sequence[LawResult]) -> dict:
+    """Counts per verdict, the ids that disagree with their expectation, total seconds."""
+    from verify.decide.check import summary
+    return summary([r.to_json() for r in results])
+
+
+def catalog() -> dict:
+    """The law ids with property, expectation, statement and kernels; the kernel names
+    (``verify list --json``)."""
+    import impls
+    from laws import REGISTRY
+    rows = [{"id": law.id, "property": law.property.value, "expect": law.expect,
+             "statement": law.statement, "kernels": list(law.kernels)} for law in REGISTRY]
+    return {"laws": rows, "kernels": impls.kernel_names()}
+
+
+def check_papers(law_results: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
+    """Every paper's claims with the verdicts of the laws they name; ``law_results``
+    (id → a law's document) are reused instead of checking those laws again."""
+    from laws import REGISTRY
+    from papers import PAPERS
+    from verify.decide.check import check_law
+    cache = {k: dict(v) for k, v in (law_results or {}).items()}
+    out = []
+    for paper in PAPERS.values():
+        claims = []
+        for claim in paper.claims:
+            verdicts = {}
+            for law_id in claim.laws:
+                if law_id not in REGISTRY:
+                    verdicts[law_id] = {"verdict": "missing", "ok": False}
+                    continue
+                if law_id not in cache:
+                    cache[law_id] = check_law(REGISTRY[law_id], floats=False)
+                verdicts[law_id] = {"verdict": cache[law_id]["verdict"],
+                                    "ok": cache[law_id]["ok"]}
+            claims.append({"text": claim.text, "laws": verdicts,
+                           "ok": all(v["ok"] for v in verdicts.values())})
+        out.append({"id": paper.id, "title": paper.title, "authors": paper.authors,
+                    "year": paper.year, "venue": paper.venue, "claims": claims,
+                    "ok": all(c["ok"] for c in claims)})
+    return out
+
+
+# --------------------------------------------------------------------------- kernel sites
+def kernel_sites(law: "Law") -> list[str]:
+    """file:line of the combine's definition and of each use of it in impls/ (names in
+    code, found with the tokenizer: docstrings, comments and imports do not count)."""
+    import re
+
+    import impls
+    from verify.engine.interp import unwrap
+    if law.combine is None:
+        return []
+    fn = unwrap(law.combine)
+    try:
+        src = inspect.getsourcefile(fn)
+        line = inspect.getsourcelines(fn)[1]
+    except (OSError, TypeError):
+        return []
+    if src is None:
+        return []
+    sites = [f"{os.path.relpath(src)}:{line} (definition of {fn.__name__})"]
+    # a law-level wrapper names the shared combine it calls: combines.<name>
+    shared = set(re.findall(r"combines\.(\w+)", inspect.getsource(fn)))
+    from laws.associativity import combines
+    for name in sorted(shared):
+        found = getattr(combines, name, None)
+        target = unwrap(found) if found is not None else None
+        if callable(target):
+            sites.append(f"{os.path.relpath(inspect.getsourcefile(target) or '?')}:"
+                         f"{inspect.getsourcelines(target)[1]} (the shared combine {name})")
+    names = {fn.__name__} | shared
+    here = os.path.dirname(impls.__file__)
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
+            path = os.path.join(here, name)
+            sites += [f"{os.path.relpath(path)}:{no}: {text}"
+                      for no, text in _name_uses(path, names)]
+    return sites
+
+
+def _name_uses(path: str, names: set[str]) -> list[tuple[int, str]]:
+    import tokenize
+    with open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    lines = source.splitlines()
+    found: list[tuple[int, str]] = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except tokenize.TokenError:
+        return []
+    for tok in tokens:
+        if tok.type == tokenize.NAME and tok.string in names:
+            text = lines[tok.start[0] - 1].strip()
+            if text.startswith(("import ", "from ", "def ")):
+                continue
+            if not found or found[-1][0] != tok.start[0]:
+                found.append((tok.start[0], text))
+    return found
+
+
+# --------------------------------------------------------------------------- user functions
+def load_function(target: str) -> tuple[types.FunctionType, str]:
+    """The plain function named by ``FILE.py:FUNC`` (its module is executed here, in
+    this process) and its label; ``BadInput`` for anything else: a missing file or
+    name, a syntax error, an import that fails, a class, an ``async def`` or a
+    generator."""
+    from verify.auditing.audit import load_target
+    fn, _, _ = load_target(target)
+    require_plain_function(fn, target)
+    return fn, target
+
+
+def require_plain_function(fn: Any, label: str) -> types.FunctionType:
+    """``fn`` itself when it is a plain function returning values, else ``BadInput``."""
+    if inspect.isclass(fn):
+        raise BadInput(f"{label} is a class; give a function")
+    if not isinstance(fn, types.FunctionType):
+        raise BadInput(f"{label} is a {type(fn).__name__}, not a Python function")
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        raise BadInput(f"{label} is an async function; give a plain def that returns "
+                       "its value")
+    if inspect.isgeneratorfunction(fn):
+        raise BadInput(f"{label} is a generator (it yields); give a function that "
+                       "returns its value")
+    return fn
+
+
+def _label(fn: types.FunctionType) -> str:
+    try:
+        path = inspect.getsourcefile(fn) or "<unknown>"
+    except TypeError:
+        path = "<unknown>"
+    return f"{os.path.relpath(path) if os.path.isabs(path) else path}:{fn.__name__}"
+
+
+def _settings(policy: "Policy"):
+    from verify.auditing.audit import Settings
+    return Settings(floats=policy.floats, cases=policy.cases, timeout_ms=policy.timeout_ms,
+                    prove_seconds=policy.prove_seconds,
+                    search_seconds=policy.search_seconds,
+                    float_seconds=policy.float_seconds)
+
+
+def audit(fn_or_target: Callable | str, example: str | None = None,
+          policy: "Policy | None" = None, *, label: str | None = None) -> AuditResult:
+    """Which of the six properties a function has: the document ``verify audit
+    FILE.py:FUNC --json`` prints. ``fn_or_target`` is a function or ``"FILE.py:FUNC"``
+    (loaded and run in this process; the command line runs it in a child process);
+    ``example`` is one call's arguments as a Python literal, when the body does not
+    tell the shapes; ``label`` names the function in the report (default ``FILE:NAME``).
+
+    The function is read from its source file (the checker parses the body), so it
+    must be defined in a file, not typed at a prompt.
+
+    >>> import verify
+    >>> from laws.associativity.combines import maximum   # a @triton.jit combine
+    >>> r = verify.audit(maximum, policy=verify.Policy(floats=False))
+    >>> r.verdict("associative"), r.verdict("separable")
+    (<Verdict.PROVED: 'proved'>, <Verdict.REFUTED: 'refuted'>)
+    """
+    from verify.auditing.audit import audit_function, unwrap
+    if isinstance(fn_or_target, str):
+        fn, name = load_function(fn_or_target)
+    else:
+        fn = require_plain_function(unwrap(fn_or_target), repr(fn_or_target))
+        name = _label(fn)
+    with contextlib.redirect_stdout(io.StringIO()):
+        doc = audit_function(fn, label or name, example, _settings(_policy(policy, "AUDIT")))
+    return AuditResult(to_plain(doc))
+
+
+# --------------------------------------------------------------------------- kernels
+def use_backend(backend: str = "auto") -> None:
+    """Choose where kernels run (``auto``, ``gpu``, ``interpreter``) before Triton is
+    imported: Triton reads ``TRITON_INTERPRET`` once, at import. ``auto`` picks the
+    interpreter when no CUDA device is available. ``BadInput`` for ``gpu`` without
+    one. Does nothing useful once kernels are loaded (``certify`` then says so)."""
+    if backend == "interpreter":
+        os.environ["TRITON_INTERPRET"] = "1"
+        return
+    import torch
+    if backend == "gpu":
+        if not torch.cuda.is_available():
+            raise BadInput("--backend gpu: no CUDA device is available")
+        os.environ.pop("TRITON_INTERPRET", None)
+    elif backend == "auto":
+        if not torch.cuda.is_available():
+            os.environ.setdefault("TRITON_INTERPRET", "1")
+    else:
+        raise BadInput(f"unknown backend {backend!r} (use auto, gpu or interpreter)")
+
+
+def kernel_names() -> list[str]:
+    import impls
+    return impls.kernel_names()
+
+
+def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
+    known = kernel_names()
+    names = list(kernels) if kernels else known
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
+                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    return names
+
+
+def _seed_law_verdicts(law_results: Mapping[str, Mapping[str, Any]] | None) -> None:
+    """Hand the catalog's verdicts to the certifier so it does not prove them again.
+    The certifier keeps them in a per-process cache keyed by law id."""
+    if not law_results:
+        return
+    from verify.certification import certify as C
+    for law_id, r in law_results.items():
+        C._LAW_VERDICTS.setdefault(law_id, {"verdict": r.get("verdict"),
+                                            "ok": bool(r.get("ok"))})
+
+
+def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | None = None,
+            planted: bool = True,
+            law_results: Mapping[str, Mapping[str, Any]] | None = None) -> Certificate:
+    """Certify one kernel (a name in ``impls/`` or a ``KernelSpec``) on ``backend``
+    (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is imported): its
+    laws' verdicts, its error against the oracle divided by its bound, and its planted
+    bugs, which must fail. ``out``: a directory to write the certificate file to
+    (atomically). ``law_results`` reuses verdicts already computed (id → document)."""
+    import impls
+    from verify.certification import certify as C
+    resolved = C.resolve_backend(backend or "auto")
+    _seed_law_verdicts(law_results)
+    if isinstance(kernel, str):
+        _resolve_kernels([kernel])
+        with _stdout_to_stderr():
+            cert = C._certify_named(impls, kernel, resolved, seed, planted)
+    else:
+        with _stdout_to_stderr():
+            cert = C.certify(kernel, resolved, seed=seed)
+    if out is not None and "source_hash" in cert:
+        cert["path"] = str(C.write_certificate(cert, out))
+    return Certificate(to_plain(cert))
+
+
+def certify_all(kernels: Iterable[str] | None = None, backend: str = "auto", *,
+                seed: int = 0, out: str = "certificates", planted: bool = True,
+                law_results: Mapping[str, Mapping[str, Any]] | None = None,
+                progress: bool = True) -> list[Certificate]:
+    """Certify kernels (all by default), writing each certificate under ``out``;
+    ``progress`` lines go to stderr."""
+    from verify.certification import certify as C
+    names = _resolve_kernels(kernels)
+    _seed_law_verdicts(law_results)
+    certs = C.certify_all(backend=backend, out_dir=out, seed=seed, progress=progress,
+                          kernels=names, planted=planted)
+    return [Certificate(to_plain(c)) for c in certs]
+
+
+def stale_certificates(directory: str) -> list[dict]:
+    """Certificates in ``directory`` whose sources changed since they were written."""
+    from verify.certification.certify import stale_certificates as stale
+    return to_plain(stale(directory))
+
+
+def resolve_backend(backend: str) -> str:
+    from verify.certification.certify import resolve_backend as resolve
+    return resolve(backend)
+
+
+def bench(kernel: str, backend: str) -> dict:
+    """Timings of one kernel against torch's own op (``verify bench --json``, one row)."""
+    import impls
+    from verify.certification.bench import bench as run
+    with _stdout_to_stderr():
+        return to_plain(run(impls.load(kernel), backend))
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """Kernels and libraries may print; stdout belongs to the report."""
+    with contextlib.redirect_stdout(__import__("sys").stderr):
+        yield
+
+
+# --------------------------------------------------------------------------- teaching
+def explain(law_id: str) -> dict:
+    """The teaching view of one law (``verify explain ID --json``)."""
+    from verify.teaching import explain as E
+    find_law(law_id)
+    return to_plain(E.explain(law_id))
+
+
+def exercises() -> list[dict]:
+    from verify.teaching.exercise import EXERCISES
+    return [{"name": e.name, "title": e.title, "kind": e.kind} for e in EXERCISES]
+
+
+def exercise(name: str) -> dict:
+    """One exercise's statement."""
+    from verify.teaching import exercise as X
+    return to_plain(X.describe(X.get(name)))
+
+
+def check_exercise(name: str, fn_or_target: Callable | str, *,
+                   ready: Callable[[], None] | None = None) -> dict:
+    """Judge an answer to exercise ``name``: a function, or ``"FILE.py:FUNC"`` (loaded
+    here, once). ``BadInput`` when the answer cannot be judged: the wrong number of
+    parameters, or an answer that raises, loops, or returns None or a non-number (a
+    non-bool for a True/False question) on a first call. ``ready`` is called once the
+    answer passed that first call, before the judging starts."""
+    from verify.teaching import exercise as X
+    ex = X.get(name)
+    if isinstance(fn_or_target, str):
+        fn, target = load_function(fn_or_target)
+    else:
+        fn = require_plain_function(fn_or_target, repr(fn_or_target))
+        target = _label(fn)
+    required = [p for p in inspect.signature(fn).parameters.values()
+                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+    question = ex.kind == "question" and not required
+    if question:
+        _probe_question(fn)
+    elif not required:
+        raise BadInput(f"{fn.__name__} takes no parameters: this exercise wants "
+                       f"{ex.signature or 'a combine(a, b)'}")
+    else:
+        _probe_combine(ex, fn)
+    if ready is not None:
+        ready()
+    with contextlib.redirect_stdout(io.StringIO()):
+        out = X.check_question(ex, fn) if question else X.check_combine(ex, fn)
+    out["target"] = target
+    return to_plain(out)
+
+
+def _call_once(fn: Callable, args: tuple, call: str, seconds: float) -> Any:
+    from verify.auditing.audit import TimeLimit, time_limit
+    try:
+        with time_limit(seconds), contextlib.redirect_stdout(io.StringIO()):
+            return fn(*args)
+    except TimeLimit:
+        raise BadInput(f"{call} did not return within {seconds:g} s") from None
+    except Exception as exc:  # the learner's answer failed on a valid input
+        raise BadInput(f"{call} raised {type(exc).__name__}: {exc}") from None
+
+
+def _probe_question(fn: types.FunctionType, seconds: float = 10.0) -> None:
+    value = _call_once(fn, (), f"{fn.__name__}()", seconds)
+    if not isinstance(value, bool):
+        raise BadInput(f"{fn.__name__}() returned {value!r}; answer True or False")
+
+
+def _probe_combine(ex: Any, fn: types.FunctionType, seconds: float = 10.0) -> None:
+    """Call the answer once on two valid states, under the mpmath interpretation the
+    checker uses; a raise, a loop, None or a non-number is bad input, reported before
+    any proof is attempted."""
+    import mpmath
+
+    from verify.auditing.audit import MP
+    from verify.teaching.exercise import _combine_wrapper
+    _combine_wrapper(fn, ex.state)  # the parameter count, as the checker reads it
+    a, b = _sample_state(ex, 1), _sample_state(ex, 2)
+    unpacked = len([p for p in inspect.signature(fn).parameters.values()
+                    if p.default is p.empty]) != 2
+    call = f"{fn.__name__}({_show(a)}, {_show(b)})"
+    with mpmath.workdps(30):
+        value = _call_once(MP.rebind(fn), (*a, *b) if unpacked else (a, b), call, seconds)
+    if value is None or not _numeric(value):
+        raise BadInput(f"{call} returned {value!r}; a combine returns a state "
+                       f"(a number or a tuple of numbers)")
+
+
+def _sample_state(ex: Any, k: int) -> Any:
+    import mpmath
+    datum = ex.datum
+    size = datum.shape[0] if datum is not None and datum.shape else 0
+    x = tuple(mpmath.mpf(k + i) for i in range(size)) if size else mpmath.mpf(k)
+    if ex.lift is not None:
+        return ex.lift(x)
+    state = ex.state
+    return (tuple(mpmath.mpf(k + i) for i in range(state.shape[0])) if state.shape
+            else mpmath.mpf(k))
+
+
+def _show(state: Any) -> str:
+    if isinstance(state, tuple):
+        return "(" + ", ".join(_show(v) for v in state) + ")"
+    return str(to_plain(state))
+
+
+def _numeric(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_numeric(v) for v in value)
+    if isinstance(value, bool):
+        return True
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True

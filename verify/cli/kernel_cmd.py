@@ -1,0 +1,116 @@
+"""The kernel commands: certify and bench."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from verify import api
+from verify.cli.output import emit_json, out_console
+from verify.cli.progress import Counter
+
+
+def cmd_certify(args) -> int:
+    """0 when every certificate passes, 1 if one fails, 2 on bad input (unknown kernel,
+    backend unavailable)."""
+    certificates = [c.to_json() for c in api.certify_all(
+        args.kernels, args.backend, seed=args.seed, out=args.out)]
+    failed = [c["kernel"] for c in certificates if not c["pass"]]
+    summary = {"kernels": len(certificates), "passed": len(certificates) - len(failed),
+               "failed": failed, "seed": args.seed,
+               "backend": certificates[0]["backend"] if certificates else None,
+               "written": [c["path"] for c in certificates if "path" in c]}
+    if args.json:
+        emit_json({"certificates": certificates, "summary": summary})
+        return 1 if failed else 0
+    out = out_console()
+    out.print(certificates_table(certificates,
+                                 f"certificates ({summary['backend']}, seed {args.seed})"))
+    for cert in certificates:
+        for note in cert.get("notes", []):
+            out.print(f"  {cert['kernel']}: {escape(note)}")
+    out.print(f"{summary['passed']}/{summary['kernels']} kernels pass; "
+              f"certificates written: {len(summary['written'])}")
+    return 1 if failed else 0
+
+
+def _format_rho(rho: Any) -> str:
+    if rho is None:
+        return "—"
+    if rho in ("inf", float("inf")):
+        return "∞"
+    return f"{rho:.3g}" if isinstance(rho, (int, float)) else str(rho)
+
+
+def certificates_table(certificates: list[dict], title: str) -> Table:
+    """One row per certificate; kernel names and the verdict are never wrapped (the
+    dtype list wraps), so the table fits 80 columns."""
+    table = Table(title=title)
+    table.add_column("kernel", no_wrap=True)
+    table.add_column("backend", no_wrap=True)
+    table.add_column("dtypes")
+    table.add_column("max ρ", no_wrap=True)
+    table.add_column("planted caught", no_wrap=True)
+    table.add_column("pass", no_wrap=True)
+    for cert in certificates:
+        dtypes = ", ".join(d if isinstance(v, dict) and v.get("status") == "certified"
+                           else f"{d} (skipped)" for d, v in cert.get("dtypes", {}).items())
+        planted = cert.get("planted")
+        caught = (f"{sum(bool(p.get('caught')) for p in planted.values())}/{len(planted)}"
+                  if isinstance(planted, dict) and planted else "—")
+        table.add_row(cert["kernel"], cert["backend"], dtypes, _format_rho(cert.get("rho")),
+                      caught, "[green]pass[/]" if cert["pass"] else "[red]FAIL[/]")
+    return table
+
+
+def cmd_bench(args) -> int:
+    """0 when every benchmark ran, 1 if one failed, 2 on bad input."""
+    names = list(args.kernels) or api.kernel_names()
+    unknown = [n for n in names if n not in api.kernel_names()]
+    if unknown:
+        from verify.errors import BadInput
+        raise BadInput(f"unknown kernel(s): {', '.join(unknown)}")
+    backend = api.resolve_backend(args.backend)
+    results = []
+    with Counter("benchmarking", len(names)) as progress:
+        for name in names:
+            try:
+                results.append(api.bench(name, backend))
+            except Exception as exc:  # one broken benchmark does not hide the others
+                results.append({"kernel": name, "error": f"{type(exc).__name__}: {exc}"})
+            progress.step(name)
+    failed = [r["kernel"] for r in results if "error" in r]
+    if args.json:
+        emit_json({"benchmarks": results,
+                   "summary": {"backend": backend, "kernels": len(results),
+                               "failed": failed}})
+    else:
+        _print_bench(results)
+    return 1 if failed else 0
+
+
+def _fmt(value: Any, spec: str = ".3g") -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def _print_bench(results: list[dict]) -> None:
+    table = Table(title="benchmarks")
+    table.add_column("kernel", no_wrap=True)
+    for column in ("device", "shape", "kernel ms", "peer ms", "ref. ms", "× peer",
+                   "of copy bw"):
+        table.add_column(column)
+    for r in results:
+        if "error" in r:
+            table.add_row(r["kernel"], "", "", f"[red]{escape(r['error'])}[/]", "", "", "",
+                          "")
+            continue
+        fraction = r.get("fraction_of_copy_bandwidth")
+        table.add_row(r["kernel"], r.get("device", ""), escape(str(r.get("shape", ""))),
+                      _fmt(r.get("kernel_ms")), _fmt(r.get("peer_ms")),
+                      _fmt(r.get("reference_ms")), _fmt(r.get("speedup_vs_peer")),
+                      "—" if fraction is None else f"{fraction:.0%}")
+    out = out_console()
+    out.print(table)
+    for note in {r.get("note") for r in results if r.get("note")}:
+        out.print(escape(note))
