@@ -127,31 +127,31 @@ def catalog() -> dict:
 
 
 def check_papers(law_results: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
-    """Every paper's claims with the verdicts of the laws they name; ``law_results``
-    (id → a law's document) are reused instead of checking those laws again."""
+    """Every paper with every claim checked (``verify papers --json``): each claim has its
+    kind, verdict (confirmed, refuted, conditional, needs-gpu, not-checkable), evidence
+    and ``ok``. ``law_results`` (id → a law's document) are reused instead of checking
+    those laws again. A claim is not ok only when the project itself disagrees: a law
+    claim whose law is missing or disagrees with its expectation. A refuted arithmetic
+    or worked-example claim is a finding about the text, not a failure of the checker."""
+    import papers
     from laws import REGISTRY
-    from papers import PAPERS
     from verify.decide.check import check_law
     cache = {k: dict(v) for k, v in (law_results or {}).items()}
-    out = []
-    for paper in PAPERS.values():
-        claims = []
-        for claim in paper.claims:
-            verdicts = {}
-            for law_id in claim.laws:
-                if law_id not in REGISTRY:
-                    verdicts[law_id] = {"verdict": "missing", "ok": False}
-                    continue
-                if law_id not in cache:
-                    cache[law_id] = check_law(REGISTRY[law_id], floats=False)
-                verdicts[law_id] = {"verdict": cache[law_id]["verdict"],
-                                    "ok": cache[law_id]["ok"]}
-            claims.append({"text": claim.text, "laws": verdicts,
-                           "ok": all(v["ok"] for v in verdicts.values())})
-        out.append({"id": paper.id, "title": paper.title, "authors": paper.authors,
-                    "year": paper.year, "venue": paper.venue, "claims": claims,
-                    "ok": all(c["ok"] for c in claims)})
-    return out
+
+    def law_verdict(law_id: str) -> Mapping[str, Any]:
+        if law_id not in REGISTRY:
+            raise KeyError(law_id)
+        if law_id not in cache:
+            cache[law_id] = check_law(REGISTRY[law_id], floats=False)
+        return cache[law_id]
+
+    docs = papers.check_all(law_verdict)
+    for paper, doc in zip(papers.PAPERS.values(), docs):
+        doc.update(authors=paper.authors, year=paper.year, venue=paper.venue)
+        for claim in doc["claims"]:
+            claim["ok"] = not (claim["kind"] == "law" and claim["verdict"] == "refuted")
+        doc["ok"] = all(c["ok"] for c in doc["claims"])
+    return docs
 
 
 # --------------------------------------------------------------------------- kernel sites

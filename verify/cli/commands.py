@@ -202,15 +202,25 @@ def cmd_papers(args) -> int:
     return 0 if all(p["ok"] for p in results) else 1
 
 
+_CLAIM_MARK = {"confirmed": "green", "conditional": "yellow", "refuted": "red",
+               "needs-gpu": "cyan", "not-checkable": "dim"}
+
+
 def _print_papers(out: Any, results: list[dict]) -> None:
+    import papers
     for p in results:
         mark = "[green]✓[/]" if p["ok"] else "[bold red]✗[/]"
         out.print(f"{mark} [bold]{escape(p['id'])}[/] {escape(p['authors'])} ({p['year']}). "
                   f"{escape(p['title'])}. {escape(p['venue'])}")
         for c in p["claims"]:
-            laws = ", ".join(f"{k}: {v['verdict']}" for k, v in c["laws"].items())
-            out.print(f"    {'✓' if c['ok'] else '✗'} {escape(c['text'])}  "
-                      f"{escape('[' + laws + ']')}")
+            color = _CLAIM_MARK.get(c["verdict"], "white")
+            out.print(f"    [{color}]{c['verdict']}[/] ({c['kind']}) {escape(c['text'])}")
+            out.print(f"      [dim]{escape(c['where'])}: {escape(papers.reason(c))}[/]")
+    counts: dict[str, int] = {}
+    for p in results:
+        for c in p["claims"]:
+            counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    out.print("claims: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
 
 
 # --------------------------------------------------------------------------- all
