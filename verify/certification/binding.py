@@ -30,7 +30,6 @@ certificate when a trivial stand-in passes every case.
 from __future__ import annotations
 
 import inspect
-import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
