@@ -38,7 +38,7 @@ import torch
 from hypothesis import HealthCheck, Phase, settings
 
 from laws import REGISTRY
-from laws.core import BOUNDED, Law, Var
+from laws.core import BOUNDED, FAILS, FREE_MONOID, Law, Var
 from verify.certification import radius
 from verify.certification.bounds import format_name
 from verify.certification.radius import Ball, Decision
@@ -49,8 +49,12 @@ from verify.results import Result, Verdict, agrees
 
 TORCH = make_torch()
 RHO_CAP = 1e12          # hypothesis.target needs a finite score
-# Failures of the radius interpretation that mean "no derived bound", not a crash.
+# Failures of an interpretation that mean "cannot evaluate this side", not a crash.
 CANNOT_BOUND = (Unsupported, NotImplementedError, TypeError)
+
+
+class CannotRun(Exception):
+    """A side cannot be evaluated in the format or on balls; the verdict is unknown."""
 
 
 # --------------------------------------------------------------------------- interpretation
@@ -135,17 +139,24 @@ def evaluate_example(law: Law, comps: list[float], fmt: str, model: radius.Model
     """Both sides of ``law`` at one example, in the format and on balls, and ρ.
 
     ``comps``: the scalar components of all variables, representable in ``fmt``.
-    Raises one of ``CANNOT_BOUND`` when the radius interpretation cannot run a side."""
+    Raises ``CannotRun`` when a side cannot be evaluated in the format or on balls."""
     dtype = getattr(torch, fmt)
     vars_ = law.vars_for(instance)
-    lf = _float_side(law.lhs, vars_, comps, dtype, instance)
-    rf = _float_side(law.rhs, vars_, comps, dtype, instance)
-    with radius.using(model) as flags:
-        lb = _ball_side(law.lhs, vars_, comps, instance)
-        rb = _ball_side(law.rhs, vars_, comps, instance)
-        raised = list(flags)
+    try:
+        lf = _float_side(law.lhs, vars_, comps, dtype, instance)
+        rf = _float_side(law.rhs, vars_, comps, dtype, instance)
+    except (*CANNOT_BOUND, RuntimeError) as exc:
+        raise CannotRun(f"a side cannot run in {fmt}: {type(exc).__name__}: {exc}") from exc
+    try:
+        with radius.using(model) as flags:
+            lb = _ball_side(law.lhs, vars_, comps, instance)
+            rb = _ball_side(law.rhs, vars_, comps, instance)
+            raised = list(flags)
+    except CANNOT_BOUND as exc:
+        raise CannotRun(f"the radius interpretation cannot run a side: "
+                        f"{type(exc).__name__}: {exc}") from exc
     if len(lf) != len(lb) or len(rf) != len(rb) or len(lf) != len(rf):
-        raise TypeError("the sides have different numbers of components")
+        raise CannotRun("the sides have different numbers of components")
     rhos = [_rho(a, b, la, ra) for a, b, la, ra in zip(lf, rf, lb, rb)]
     bounded = [r for r in rhos if r is not None]
     return {"rho": max(bounded) if len(bounded) == len(rhos) else None,
@@ -234,8 +245,8 @@ def _search(law: Law, fmt: str, model: radius.Model, instance: Mapping[str, Any]
             return
         try:
             seen = evaluate_example(law, comps, fmt, model, instance)
-        except CANNOT_BOUND as exc:
-            state["cannot"] = f"{type(exc).__name__}: {exc}"
+        except CannotRun as exc:
+            state["cannot"] = str(exc)
             return
         state["flags"] = sorted(set(state["flags"]) | set(seen["flags"]))
         if seen["rho"] is None:
@@ -279,6 +290,9 @@ def check_float_law(law_or_id: Law | str, fmt: str = "float32", max_examples: in
     model = radius.model_for(backend, fmt)
     doc = {"id": law.id, "format": fmt, "backend": backend, "expect": law.expect,
            "model": model.assumptions(), "worst_rho": None, "counterexample": None}
+    if law.method == FREE_MONOID:
+        return _unknown(doc, "a free-monoid law: its sides are algorithm shapes over an "
+                             "abstract combine, not computations in a float format")
     if law.exactness == BOUNDED:
         return _unknown(doc, "the law is an approximation over ℝ (exactness 'bounded'); "
                              "its float bound would need the approximation's bound too")
@@ -288,8 +302,7 @@ def check_float_law(law_or_id: Law | str, fmt: str = "float32", max_examples: in
     for inst in instances:
         state = _search(law, fmt, model, inst, max_examples)
         if state["cannot"] is not None:
-            return _unknown(doc, f"the radius interpretation cannot run a side: "
-                                 f"{state['cannot']}")
+            return _unknown(doc, state["cannot"])
         totals["examples"] += state["examples"]
         totals["unbounded_examples"] += state["unbounded"]
         totals["inexact_examples"] += state["inexact"]
@@ -332,6 +345,9 @@ def _conclude(doc: dict) -> dict:
                      f"{doc['examples']} examples")
         statement = (f"{head}: holds within its derived bound, worst ρ seen = {rho:.3g} "
                      f"over {doc['examples']} examples ({exactness})")
+        if doc["expect"] == FAILS:
+            statement += ("; the law is expected to fail over ℝ, so this only says no "
+                          "example exposed it")
     doc.update(verdict=verdict.value, ok=agrees(doc["expect"], verdict), statement=statement)
     return doc
 
