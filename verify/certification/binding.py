@@ -25,12 +25,17 @@ What the spec gets:
   counterexample.
 
 ``certify_binding`` runs ``certify`` and adds the test-power summary, failing the
-certificate when a trivial stand-in passes every case.
+certificate when a trivial stand-in passes every case. ``load_binding("FILE.py:NAME")``
+loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME`` runs).
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import importlib.util
 import inspect
-import math
+import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -41,6 +46,7 @@ from impls.spec import Case, KernelSpec, backend as current_backend, device as c
 from verify.certification import power as test_power
 from verify.certification import radius
 from verify.certification.references import Reference, lookup
+from verify.errors import BadInput
 
 
 @dataclass
@@ -244,3 +250,104 @@ def certify_binding(spec: KernelSpec, backend: str, **kwargs) -> dict:
     if b.combines is not None:
         cert["combines"] = b.combines["combines"]
     return cert
+
+
+# --------------------------------------------------------------------------- loading a file
+def load_binding(target: str) -> KernelSpec:
+    """The ``KernelSpec`` named by ``FILE.py:NAME`` (``FILE.py`` alone: its ``KERNEL``),
+    loaded by executing FILE.py in this process (the file's directory first on
+    ``sys.path`` meanwhile, its prints sent to stderr). NAME may be a spec or a function
+    callable without arguments that returns one (``def binding(fn=my_kernel): ...``).
+
+    Raises ``BadInput`` with a one-line message for: a missing or unreadable file, a
+    file that is not .py, a syntax error, a file that fails at import, no such name, and
+    a name that is not (and does not return) a KernelSpec. Does not sandbox the file: it
+    runs with this process's rights, so run it in a child process for untrusted code."""
+    path, name = _split_target(target)
+    module = _load_module(path, _read_source(path))
+    if not name.isidentifier() or not hasattr(module, name):
+        specs = sorted(k for k, v in vars(module).items() if isinstance(v, KernelSpec))
+        hint = f" (kernel specs there: {', '.join(specs)})" if specs else \
+            " (bind one with verify.certification.binding.bind)"
+        raise BadInput(f"{path}: no name {name!r}{hint}")
+    return _as_spec(getattr(module, name), path, name)
+
+
+def _split_target(target: str) -> tuple[str, str]:
+    if target.endswith(".py"):
+        return target, "KERNEL"
+    path, sep, name = target.rpartition(":")
+    if not sep or not path or not name:
+        raise BadInput(f"expected FILE.py or FILE.py:NAME, got {target!r}")
+    if not path.endswith(".py"):
+        raise BadInput(f"{path}: not a .py file")
+    return path, name
+
+
+def _read_source(path: str) -> str:
+    if not os.path.isfile(path):
+        raise BadInput(f"{path}: no such file")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{path}: cannot be read: {_one_line(exc)}") from None
+    try:
+        compile(source, path, "exec")
+    except SyntaxError as exc:
+        raise BadInput(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    return source
+
+
+def _load_module(path: str, source: str):
+    """Execute the file as a fresh module (a name unique to its absolute path)."""
+    absolute = os.path.abspath(path)
+    stem = "".join(c if c.isalnum() else "_" for c in os.path.basename(path)[:-3])
+    modname = f"lawcheck_bound_{stem}_{hashlib.sha1(absolute.encode()).hexdigest()[:10]}"
+    spec = importlib.util.spec_from_file_location(modname, absolute)
+    if spec is None or spec.loader is None:
+        raise BadInput(f"{path}: cannot be loaded as a module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    sys.path.insert(0, os.path.dirname(absolute))
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            spec.loader.exec_module(module)
+    except Exception as exc:  # the user's file failed at import: its error, one line
+        sys.modules.pop(modname, None)
+        raise BadInput(f"{path}: importing the file failed: {type(exc).__name__}: "
+                       f"{_one_line(exc)}") from None
+    finally:
+        sys.path.remove(os.path.dirname(absolute))
+    return module
+
+
+def _as_spec(value: Any, path: str, name: str) -> KernelSpec:
+    if isinstance(value, KernelSpec):
+        return value
+    if callable(value) and not isinstance(value, type) and _no_required_arguments(value):
+        try:
+            made = value()
+        except Exception as exc:  # the user's binding function failed: its error, one line
+            raise BadInput(f"{path}:{name}() failed: {type(exc).__name__}: "
+                           f"{_one_line(exc)}") from None
+        if isinstance(made, KernelSpec):
+            return made
+        raise BadInput(f"{path}:{name}() returned a {type(made).__name__}, not a KernelSpec "
+                       "(make one with verify.certification.binding.bind)")
+    raise BadInput(f"{path}:{name} is a {type(value).__name__}, not a KernelSpec "
+                   "(make one with verify.certification.binding.bind)")
+
+
+def _no_required_arguments(fn: Callable) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in params)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:200] + ("…" if len(text) > 200 else "")

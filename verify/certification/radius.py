@@ -34,193 +34,46 @@ host beyond the stated ulps.
 Use: wrap inputs with ``Ball.input(x, dtype, model)`` and run the reference (written
 with torch functions and tensor methods — ``torch.exp(b)``, ``b.sum(-1)``, ``b @ c`` —
 dispatched here through ``__torch_function__``); or call ``evaluate``.
+
+Modules: ``radius_model`` (the Model and the active-model stack), ``radius_rounding``
+(bound arithmetic rounded upward), this module (Ball, comparisons, elementwise
+operations, the output cast, ``evaluate``), ``radius_reduce`` (sum, mean, var, max/min,
+matmul, cumsum, linear recurrence), ``radius_compose`` (softmax, log-sum-exp, norms,
+top-k), ``radius_torch`` (the ``__torch_function__`` dispatch table).
 """
 from __future__ import annotations
 
-import contextlib
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import torch
 
-from verify.certification.bounds import (HALF_SUBNORMAL, SMALLEST_NORMAL, format_name,
-                                         unit_roundoff)
+from verify.certification.bounds import HALF_SUBNORMAL, format_name, unit_roundoff
+from verify.certification.radius_model import (HOST64, LOG_ABS, ULPS, Model,  # noqa: F401
+                                               current, flag, model_for, using, with_block)
+from verify.certification.radius_rounding import (INF, UP, is_exact_inf, is_exact_zero,
+                                                  keep_exact_inf, lower_magnitude,
+                                                  magnitude, no_overflow, round_up)
 
 F64 = torch.float64
-INF = math.inf
-_UP = 1.0 + 2.0 ** -50
 
 
-# --------------------------------------------------------------------------- the model
-# Relative error of each elementary function, in ulps (1 ulp ≤ 2u relative), by backend.
-# Interpreter: numpy's float32 SIMD exp/log (documented ≤ 2.52 / 3.83 ulp; 4 taken),
-# IEEE sqrt/division (division allowed a second rounding: reciprocal then multiply).
-# GPU: ex2.approx / lg2.approx (with an absolute error near 1), sqrt.approx, rsqrt.approx,
-# div.full (2 ulp), all taken at 4 ulp; exp's argument is rounded once more (× log₂e).
-ULPS = {
-    "triton-interpreter": {"exp": 4, "log": 4, "sqrt": 1, "rsqrt": 2, "div": 1},
-    "gpu": {"exp": 4, "log": 4, "sqrt": 4, "rsqrt": 4, "div": 4},
-    "host": {"exp": 2, "log": 2, "sqrt": 1, "rsqrt": 2, "div": 1},
-}
-LOG_ABS = {"triton-interpreter": 0.0, "gpu": 2.0 ** -21, "host": 0.0}
+def _reduce():
+    """The reductions module, imported on first use (it builds on Ball)."""
+    from verify.certification import radius_reduce
+    return radius_reduce
 
 
-@dataclass(frozen=True)
-class Model:
-    """Formats and hardware assumptions of one evaluation.
-
-    ``compute``: format of elementwise arithmetic and accumulation (a kernel upcasting
-    fp16 inputs to fp32 has compute float32). ``block``: the reduction block length when
-    the kernel reduces in blocks (None: any order of the whole dimension). ``dot_input``:
-    "ieee" or "tf32" (``tl.dot`` on fp32 inputs on a GPU defaults to tf32).
-    ``tensor_core``: accumulation unit roundoff taken as 2u (tensor cores may truncate).
-    ``flush_to_zero``: underflow costs the smallest normal, else half a subnormal step."""
-
-    compute: str = "float32"
-    backend: str = "triton-interpreter"
-    block: int | None = None
-    dot_input: str = "ieee"
-    tensor_core: bool = False
-    flush_to_zero: bool = True
-    ulps: Mapping[str, float] = field(default_factory=lambda: dict(ULPS["triton-interpreter"]))
-    log_abs: float = 0.0
-
-    @property
-    def u(self) -> float:
-        return unit_roundoff(self.compute)
-
-    def rel(self, fn: str) -> float:
-        return 2.0 * self.ulps[fn] * self.u
-
-    @property
-    def exp_arg_rel(self) -> float:
-        return 2.0 * self.u if self.backend == "gpu" else 0.0
-
-    @property
-    def eta(self) -> float:
-        name = format_name(self.compute)
-        return SMALLEST_NORMAL[name] if self.flush_to_zero else HALF_SUBNORMAL[name]
-
-    def depth(self, n: int) -> int:
-        """Longest chain of additions any evaluation order gives one of n terms."""
-        if n <= 1:
-            return 0
-        if self.block is None or self.block >= n:
-            return n - 1
-        return (self.block - 1) + (math.ceil(n / self.block) - 1)
-
-    def assumptions(self) -> dict:
-        return {"compute": self.compute, "unit_roundoff": self.u, "backend": self.backend,
-                "block": self.block, "dot_input_precision": self.dot_input,
-                "tensor_core_accumulation": self.tensor_core,
-                "flush_to_zero": self.flush_to_zero,
-                "elementary_ulps": dict(self.ulps), "log_absolute_error": self.log_abs,
-                "exp_argument_relative_error": self.exp_arg_rel,
-                "reductions": "any order of evaluation" + (
-                    f" within blocks of {self.block}, then across blocks"
-                    if self.block else "")}
+def _compose():
+    """The compositions module, imported on first use (it builds on Ball)."""
+    from verify.certification import radius_compose
+    return radius_compose
 
 
-def model_for(backend: str, compute: str = "float32", **options: Any) -> Model:
-    """The model of ``backend`` ("gpu", "triton-interpreter" or "host": torch on the CPU)."""
-    key = "gpu" if backend in ("gpu", "cuda") else backend
-    if key not in ULPS:
-        key = "triton-interpreter"
-    return Model(compute=format_name(compute), backend=key, ulps=dict(ULPS[key]),
-                 log_abs=LOG_ABS[key], **options)
-
-
-HOST64 = Model(compute="float64", backend="host", ulps=dict(ULPS["host"]), block=None)
-
-_MODEL: list[Model] = [Model()]
-_FLAGS: list[list[str]] = [[]]
-
-
-@contextlib.contextmanager
-def using(model: Model):
-    """Evaluate under ``model``; collects the flags raised meanwhile."""
-    _MODEL.append(model)
-    _FLAGS.append([])
-    try:
-        yield _FLAGS[-1]
-    finally:
-        _MODEL.pop()
-        _FLAGS.pop()
-
-
-def current() -> Model:
-    return _MODEL[-1]
-
-
-def _flag(text: str) -> None:
-    if text not in _FLAGS[-1]:
-        _FLAGS[-1].append(text)
-
-
-# --------------------------------------------------------------------------- rounding up
-def _up(x: torch.Tensor, terms: int = 1) -> torch.Tensor:
-    """x ≥ 0 enlarged past the float64 error of its own evaluation; NaN → ∞; 0 stays 0."""
-    x = torch.where(torch.isnan(x), torch.full_like(x, INF), x)
-    scaled = x * (1.0 + (terms + 2) * 2.0 ** -52) if terms > 1 else x * _UP
-    up = torch.nextafter(scaled, torch.full_like(x, INF))
-    return torch.where(x == 0, x, up)
-
-
-def _gamma(n: int, u: float) -> float:
-    nu = n * u
-    if nu >= 1.0:
-        return INF
-    return math.nextafter((nu / (1.0 - nu)) * _UP, INF) if n else 0.0
-
-
-def _mag(b: "Ball") -> torch.Tensor:
-    return b.v.abs() + 2.0 * b.r
-
-
-def _low(b: "Ball") -> torch.Tensor:
-    return b.v.abs() - 2.0 * b.r
-
-
-def _exact_zero(b: "Ball") -> torch.Tensor:
-    return (b.v == 0) & (b.r == 0)
-
-
-def _exact_inf(b: "Ball") -> torch.Tensor:
-    return torch.isinf(b.v) & (b.r == 0)
-
-
-FORMAT_MAX = {"float64": torch.finfo(torch.float64).max, "float32": torch.finfo(torch.float32).max,
-              "float16": 65504.0, "bfloat16": torch.finfo(torch.bfloat16).max,
-              "tf32": torch.finfo(torch.float32).max}
-
-
-def _no_overflow(v: torch.Tensor, r: torch.Tensor, fmt: str | None = None,
-                 partial: torch.Tensor | None = None) -> torch.Tensor:
-    """No bound (∞) where a finite value's ball — or ``partial``, a bound on every
-    intermediate of a reduction (Σ|xᵢ| for a sum in any order) — reaches the format's
-    overflow threshold: the kernel may have produced ±∞ there."""
-    top = FORMAT_MAX[format_name(fmt or current().compute)]
-    size = v.abs() + 2.0 * r
-    if partial is not None:
-        size = torch.maximum(size, partial * 1.001)
-    reach = torch.isfinite(v) & (size >= top)
-    return torch.where(reach, torch.full_like(r, INF), r)
-
-
-def _keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands: "Ball") -> torch.Tensor:
-    """An infinite result that came from an exact infinite operand is exact; any other
-    non-finite value or radius means no bound."""
-    from_exact = torch.zeros_like(v, dtype=torch.bool)
-    for b in operands:
-        from_exact = from_exact | torch.broadcast_to(_exact_inf(b), v.shape)
-    finite_radii = torch.ones_like(from_exact)
-    for b in operands:
-        finite_radii = finite_radii & torch.broadcast_to(torch.isfinite(b.r), v.shape)
-    exact = torch.isinf(v) & from_exact & finite_radii
-    r = torch.where(exact, torch.zeros_like(r), r)
-    r = torch.where(torch.isnan(v) | (torch.isinf(v) & ~exact), torch.full_like(r, INF), r)
-    return _no_overflow(v, r)
+def _torch_table():
+    """torch function -> its ball implementation, imported on first dispatch."""
+    from verify.certification.radius_torch import TORCH_TABLE
+    return TORCH_TABLE
 
 
 # --------------------------------------------------------------------------- decisions
@@ -233,11 +86,11 @@ class Decision:
     uncertain: torch.Tensor
 
     def __and__(self, other):
-        o = _decision(other)
+        o = decision(other)
         return Decision(self.value & o.value, self.uncertain | o.uncertain)
 
     def __or__(self, other):
-        o = _decision(other)
+        o = decision(other)
         return Decision(self.value | o.value, self.uncertain | o.uncertain)
 
     def __invert__(self):
@@ -251,7 +104,7 @@ class Decision:
         return Ball.__torch_function__(func, types, args, kwargs)
 
 
-def _decision(x: Any) -> Decision:
+def decision(x: Any) -> Decision:
     if isinstance(x, Decision):
         return x
     t = torch.as_tensor(x, dtype=torch.bool)
@@ -265,8 +118,9 @@ def _compare(a: "Ball", b: "Ball", op: str) -> Decision:
              "gt": va > vb, "ge": va >= vb}[op]
     both_exact = (ra == 0) & (rb == 0)
     gap = torch.where(va == vb, torch.zeros_like(va), (va - vb).abs())
-    separated = gap > 2.0 * (ra + rb) * _UP
+    separated = gap > 2.0 * (ra + rb) * UP
     return Decision(value, ~(both_exact | separated))
+
 
 
 # --------------------------------------------------------------------------- the ball
@@ -289,7 +143,7 @@ class Ball:
             return Ball(v, torch.zeros_like(v))
         stored = v.to(getattr(torch, format_name(dtype))).to(F64)
         diff = torch.where(stored == v, torch.zeros_like(v), (stored - v).abs())
-        return Ball(v, _keep_exact_inf(v, diff, Ball(v, torch.zeros_like(v))))
+        return Ball(v, keep_exact_inf(v, diff, Ball(v, torch.zeros_like(v))))
 
     @staticmethod
     def const(c: Any, like: torch.Tensor | None = None) -> "Ball":
@@ -398,10 +252,10 @@ class Ball:
         raise NotImplementedError(f"power {p} has no derived bound (use 2, 0.5, -0.5)")
 
     def __matmul__(self, o):
-        return matmul(self, o)
+        return _reduce().matmul(self, o)
 
     def __rmatmul__(self, o):
-        return matmul(o, self)
+        return _reduce().matmul(o, self)
 
     def __eq__(self, o):  # type: ignore[override]
         return _compare(self, lift(o), "eq")
@@ -440,32 +294,32 @@ class Ball:
         return mul(self, self)
 
     def sum(self, dim=None, keepdim=False):
-        return reduce_sum(self, dim, keepdim)
+        return _reduce().reduce_sum(self, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False):
-        return mean(self, dim, keepdim)
+        return _reduce().mean(self, dim, keepdim)
 
     def var(self, dim=None, keepdim=False, unbiased=False, correction=None):
-        return var(self, dim, keepdim, 0 if correction is None and not unbiased
-                   else (1 if correction is None else correction))
+        return _reduce().var(self, dim, keepdim, 0 if correction is None and not unbiased
+                             else (1 if correction is None else correction))
 
     def amax(self, dim=-1, keepdim=False):
-        return amax(self, dim, keepdim)
+        return _reduce().amax(self, dim, keepdim)
 
     def amin(self, dim=-1, keepdim=False):
-        return amin(self, dim, keepdim)
+        return _reduce().amin(self, dim, keepdim)
 
     def cumsum(self, dim):
-        return cumsum(self, dim)
+        return _reduce().cumsum(self, dim)
 
     def softmax(self, dim):
-        return softmax(self, dim)
+        return _compose().softmax(self, dim)
 
     def log_softmax(self, dim):
-        return log_softmax(self, dim)
+        return _compose().log_softmax(self, dim)
 
     def logsumexp(self, dim, keepdim=False):
-        return logsumexp(self, dim, keepdim)
+        return _compose().logsumexp(self, dim, keepdim)
 
     def clamp(self, min=None, max=None):
         out = self
@@ -478,7 +332,7 @@ class Ball:
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        impl = TORCH_TABLE.get(func)
+        impl = _torch_table().get(func)
         if impl is None:
             name = getattr(func, "__name__", str(func))
             raise NotImplementedError(f"torch.{name} has no derived error bound")
@@ -502,8 +356,8 @@ def add(a: Any, b: Any) -> Ball:
     u = current().u
     v = a.v + b.v
     prop = a.r + b.r
-    r = _up(prop + u * (v.abs() + 2.0 * prop))
-    return Ball(v, _keep_exact_inf(v, r, a, b))
+    r = round_up(prop + u * (v.abs() + 2.0 * prop))
+    return Ball(v, keep_exact_inf(v, r, a, b))
 
 
 def sub(a: Any, b: Any) -> Ball:
@@ -514,74 +368,74 @@ def mul(a: Any, b: Any) -> Ball:
     a, b = lift(a), lift(b)
     m = current()
     v = a.v * b.v
-    ma, mb = _mag(a), _mag(b)
-    zero = _exact_zero(a) | _exact_zero(b)
+    ma, mb = magnitude(a), magnitude(b)
+    zero = is_exact_zero(a) | is_exact_zero(b)
     r = ma * b.r + (b.v.abs() + b.r) * a.r + m.u * ma * mb + m.eta
     r = torch.where(zero, torch.zeros_like(r), r)
-    return Ball(v, _keep_exact_inf(v, _up(r), a, b))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
 
 
 def div(a: Any, b: Any) -> Ball:
     a, b = lift(a), lift(b)
     m = current()
     v = a.v / b.v
-    low = _low(b)
-    ma = _mag(a)
+    low = lower_magnitude(b)
+    ma = magnitude(a)
     safe = torch.where(low > 0, low, torch.ones_like(low))
     r = a.r / safe + ma * b.r / (safe * safe) + m.rel("div") * ma / safe + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    r = torch.where(_exact_zero(a) & (low > 0), torch.zeros_like(r), r)
-    return Ball(v, _keep_exact_inf(v, _up(r), a, b))
+    r = torch.where(is_exact_zero(a) & (low > 0), torch.zeros_like(r), r)
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
 
 
 def exp(a: Any) -> Ball:
     a = lift(a)
     m = current()
     v = torch.exp(a.v)
-    rho = a.r + m.exp_arg_rel * _mag(a)
-    rho = torch.where(_exact_inf(a), torch.zeros_like(rho), rho)
+    rho = a.r + m.exp_arg_rel * magnitude(a)
+    rho = torch.where(is_exact_inf(a), torch.zeros_like(rho), rho)
     top = torch.exp(a.v + a.r)
     r = top * torch.expm1(rho) + m.rel("exp") * torch.exp(a.v + a.r + rho) + m.eta
     r = torch.where(torch.isneginf(a.v) & (a.r == 0), torch.zeros_like(r), r)
-    return Ball(v, _keep_exact_inf(v, _up(r), a))
+    return Ball(v, keep_exact_inf(v, round_up(r), a))
 
 
 def log(a: Any) -> Ball:
     a = lift(a)
     m = current()
     v = torch.log(a.v)
-    low = _low(a)
+    low = lower_magnitude(a)
     safe = torch.where(low > 0, low, torch.ones_like(low))
-    biggest = torch.maximum(torch.log(safe).abs(), torch.log(_mag(a).clamp(min=1e-300)).abs())
+    biggest = torch.maximum(torch.log(safe).abs(), torch.log(magnitude(a).clamp(min=1e-300)).abs())
     r = a.r / safe + m.rel("log") * biggest + m.log_abs
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    r = torch.where(_exact_zero(a) | _exact_inf(a), torch.zeros_like(r), r)
-    return Ball(v, _keep_exact_inf(v, _up(r), a))
+    r = torch.where(is_exact_zero(a) | is_exact_inf(a), torch.zeros_like(r), r)
+    return Ball(v, keep_exact_inf(v, round_up(r), a))
 
 
 def sqrt(a: Any) -> Ball:
     a = lift(a)
     m = current()
     v = torch.sqrt(a.v)
-    low = _low(a).clamp(min=0.0)
+    low = lower_magnitude(a).clamp(min=0.0)
     by_slope = torch.where(low > 0, a.r / (2.0 * torch.sqrt(low)), torch.full_like(low, INF))
-    r = torch.minimum(by_slope, torch.sqrt(a.r)) + m.rel("sqrt") * torch.sqrt(_mag(a)) + m.eta
+    r = torch.minimum(by_slope, torch.sqrt(a.r)) + m.rel("sqrt") * torch.sqrt(magnitude(a)) + m.eta
     negative = a.v - 2.0 * a.r < 0
     if bool(negative.any()):
-        _flag("sqrt of a value whose ball reaches below 0 (the kernel may compute NaN)")
-    r = torch.where(_exact_zero(a), torch.zeros_like(r), r)
-    return Ball(v, _keep_exact_inf(v, _up(r), a))
+        flag("sqrt of a value whose ball reaches below 0 (the kernel may compute NaN)")
+    r = torch.where(is_exact_zero(a), torch.zeros_like(r), r)
+    return Ball(v, keep_exact_inf(v, round_up(r), a))
 
 
 def rsqrt(a: Any) -> Ball:
     a = lift(a)
     m = current()
     v = torch.rsqrt(a.v)
-    low = _low(a)
+    low = lower_magnitude(a)
     safe = torch.where(low > 0, low, torch.ones_like(low))
     r = a.r / (2.0 * safe * torch.sqrt(safe)) + m.rel("rsqrt") / torch.sqrt(safe) + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    return Ball(v, _no_overflow(v, _up(r)))
+    return Ball(v, no_overflow(v, round_up(r)))
 
 
 def maximum(a: Any, b: Any) -> Ball:
@@ -597,168 +451,16 @@ def minimum(a: Any, b: Any) -> Ball:
 def where(cond: Any, a: Any, b: Any) -> Ball:
     """Branch on the float64 values; where the decision is uncertain the radius covers
     both branches and a flag is raised."""
-    d = _decision(cond)
+    d = decision(cond)
     a, b = lift(a), lift(b)
     v = torch.where(d.value, a.v, b.v)
     r = torch.where(d.value, a.r, b.r)
     if bool(d.uncertain.any()):
-        _flag(f"{int(d.uncertain.sum())} branch decision(s) straddle the branch point")
+        flag(f"{int(d.uncertain.sum())} branch decision(s) straddle the branch point")
         gap = torch.where(a.v == b.v, torch.zeros_like(v), (a.v - b.v).abs())
-        both = _up(gap + 2.0 * (a.r + b.r), 3)
+        both = round_up(gap + 2.0 * (a.r + b.r), 3)
         r = torch.where(d.uncertain, torch.maximum(r, both), r)
     return Ball(v, r)
-
-
-# --------------------------------------------------------------------------- reductions
-def _dims(x: Ball, dim) -> tuple[int, ...]:
-    if dim is None:
-        return tuple(range(x.v.dim()))
-    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-
-
-def reduce_sum(x: Any, dim=None, keepdim: bool = False) -> Ball:
-    """Σ in any order: Σrᵢ + γ_d·Σ(|vᵢ| + 2rᵢ), d the model's depth for n terms."""
-    x = lift(x)
-    dims = _dims(x, dim)
-    n = math.prod(x.v.shape[d] for d in dims) if dims else 1
-    v = x.v.sum(dim=dims, keepdim=keepdim) if dims else x.v
-    if not dims:
-        return x
-    g = _gamma(current().depth(n), current().u)
-    finite = torch.isfinite(x.v)
-    zero = torch.zeros_like(x.r)
-    total = torch.where(finite, _mag(x), zero).sum(dim=dims, keepdim=keepdim)
-    r = torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim) + g * total
-    r = _reduced_inf(v, _up(r, n), x, dims, keepdim)
-    return Ball(v, _no_overflow(v, r, partial=total))
-
-
-def _reduced_inf(v: torch.Tensor, r: torch.Tensor, x: Ball, dims, keepdim: bool
-                 ) -> torch.Tensor:
-    """Radius of a reduction's result where it is infinite: exact when every infinite
-    term is exact and every radius finite, else no bound."""
-    inexact_inf = (torch.isinf(x.v) & (x.r != 0)).any(dim=dims, keepdim=keepdim)
-    bad_r = (~torch.isfinite(x.r)).any(dim=dims, keepdim=keepdim)
-    r = torch.where(torch.isinf(v) & ~inexact_inf, torch.zeros_like(r), r)
-    r = torch.where(torch.isnan(v) | bad_r | (torch.isinf(v) & inexact_inf),
-                    torch.full_like(r, INF), r)
-    return _no_overflow(v, r)
-
-
-def mean(x: Any, dim=None, keepdim: bool = False) -> Ball:
-    x = lift(x)
-    n = math.prod(x.v.shape[d] for d in _dims(x, dim))
-    return div(reduce_sum(x, dim, keepdim), Ball.const(float(n)))
-
-
-def var(x: Any, dim=None, keepdim: bool = False, correction: int = 0) -> Ball:
-    """Two-pass variance Σ(x − mean)²/(n − correction)."""
-    x = lift(x)
-    n = math.prod(x.v.shape[d] for d in _dims(x, dim))
-    d = x - mean(x, dim, keepdim=True)
-    total = reduce_sum(d * d, dim, keepdim)
-    return div(total, Ball.const(float(n - correction)))
-
-
-def amax(x: Any, dim=-1, keepdim: bool = False) -> Ball:
-    x = lift(x)
-    return Ball(x.v.amax(dim=dim, keepdim=keepdim), x.r.amax(dim=dim, keepdim=keepdim))
-
-
-def amin(x: Any, dim=-1, keepdim: bool = False) -> Ball:
-    x = lift(x)
-    return Ball(x.v.amin(dim=dim, keepdim=keepdim), x.r.amax(dim=dim, keepdim=keepdim))
-
-
-def matmul(a: Any, b: Any) -> Ball:
-    """C = AB for any order of each dot: |A|r_B + r_A(|B| + r_B) propagated, plus
-    γ_d(u_acc)·|A||B| with d = model depth(K) + 1 (the product), tf32 operand rounding
-    and 2u tensor-core accumulation when the model says so."""
-    a, b = lift(a), lift(b)
-    m = current()
-    k = a.v.shape[-1]
-    v = a.v @ b.v
-    ma, mb = _mag(a), _mag(b)
-    u = 2.0 * m.u if m.tensor_core else m.u
-    g = _gamma(m.depth(k) + 1, u)
-    if m.dot_input == "tf32":
-        e = unit_roundoff("tf32") * 2.0  # truncation as well as rounding
-        g = (1.0 + e) ** 2 * (1.0 + g) - 1.0
-    big = ma @ mb
-    r = ma @ b.r + a.r @ (b.v.abs() + b.r) + g * big + 2 * k * m.eta
-    return Ball(v, _no_overflow(v, _up(r, k), partial=big))
-
-
-def cumsum(x: Any, dim: int) -> Ball:
-    """Inclusive prefix sums in any scan order; element i has at most min(i, B + i//B)
-    roundings (B the block when one is given)."""
-    x = lift(x)
-    m = current()
-    dim = dim % x.v.dim()
-    n = x.v.shape[dim]
-    idx = torch.arange(n, dtype=F64)
-    depth = idx if m.block is None else torch.minimum(idx, m.block + torch.floor(idx / m.block))
-    nu = depth * m.u
-    g = torch.where(nu < 1, nu / (1 - nu), torch.full_like(nu, INF)) * _UP
-    shape = [1] * x.v.dim()
-    shape[dim] = n
-    v = x.v.cumsum(dim)
-    total = _mag(x).cumsum(dim)
-    r = x.r.cumsum(dim) + g.reshape(shape) * total
-    return Ball(v, _no_overflow(v, torch.where(torch.isfinite(v), _up(r, n),
-                                               torch.full_like(r, INF)), partial=total))
-
-
-def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:
-    """h_t = a_t·h_{t−1} + b_t along ``dim`` for any associative-scan order: each
-    monomial (Πa)·b_j meets at most 2t + 1 roundings, so the rounding term is
-    γ_{2t+1}·S_t with S_t = M(a_t)·S_{t−1} + M(b_t) ≥ Σ_j |Πa||b_j|; input radii are
-    propagated as D_t = M(a_t)·D_{t−1} + r(a_t)·S_{t−1} + r(b_t)."""
-    a, b, h = lift(a), lift(b), lift(h0)
-    m = current()
-    av, bv = torch.movedim(a.v, dim, 0), torch.movedim(b.v, dim, 0)
-    ar, br = torch.movedim(a.r, dim, 0), torch.movedim(b.r, dim, 0)
-    ma, mb = av.abs() + 2 * ar, bv.abs() + 2 * br
-    hv = torch.broadcast_to(h.v, av[0].shape).clone()
-    s = torch.broadcast_to(_mag(h), av[0].shape).clone()
-    d = torch.broadcast_to(h.r, av[0].shape).clone()
-    vs, rs = [], []
-    for t in range(av.shape[0]):
-        hv = av[t] * hv + bv[t]
-        d = _up(ma[t] * d + ar[t] * s + br[t], 3)
-        s = _up(ma[t] * s + mb[t], 3)
-        vs.append(hv)
-        rs.append(_up(d + _gamma(2 * t + 1, m.u) * s + (t + 1) * m.eta, 3))
-    v, r = torch.stack(vs), torch.stack(rs)
-    return Ball(torch.movedim(v, 0, dim), torch.movedim(_no_overflow(v, r), 0, dim))
-
-
-# --------------------------------------------------------------------------- compositions
-def softmax(x: Any, dim: int = -1) -> Ball:
-    """exp(x − max)/Σexp(x − max); a fully masked row (all −∞) gives NaN like torch."""
-    x = lift(x)
-    e = exp(x - amax(x, dim, keepdim=True))
-    return e / reduce_sum(e, dim, keepdim=True)
-
-
-def logsumexp(x: Any, dim: int = -1, keepdim: bool = False) -> Ball:
-    x = lift(x)
-    mx = amax(x, dim, keepdim=True)
-    out = mx + log(reduce_sum(exp(x - mx), dim, keepdim=True))
-    return out if keepdim else out.squeeze(dim)
-
-
-def log_softmax(x: Any, dim: int = -1) -> Ball:
-    x = lift(x)
-    return x - logsumexp(x, dim, keepdim=True)
-
-
-def topk_values(x: Any, k: int, dim: int = -1) -> Ball:
-    """The k largest values: order statistics move by at most the largest radius."""
-    x = lift(x)
-    vals = torch.topk(x.v, k, dim=dim).values
-    r = x.r.amax(dim=dim, keepdim=True).expand_as(vals)
-    return Ball(vals, r.clone())
 
 
 def cast(x: Ball, fmt: str | torch.dtype) -> Ball:
@@ -767,81 +469,9 @@ def cast(x: Ball, fmt: str | torch.dtype) -> Ball:
     if name == "float64":
         return x
     u = unit_roundoff(name)
-    extra = u * _mag(x) + HALF_SUBNORMAL[name]
-    r = torch.where(_exact_inf(x) | _exact_zero(x), x.r, _up(x.r + extra, 3))
-    return Ball(x.v, _no_overflow(x.v, r, name))
-
-
-def _stack(balls, dim=0):
-    return Ball(torch.stack([lift(b).v for b in balls], dim),
-                torch.stack([lift(b).r for b in balls], dim))
-
-
-def _cat(balls, dim=0):
-    return Ball(torch.cat([lift(b).v for b in balls], dim),
-                torch.cat([lift(b).r for b in balls], dim))
-
-
-def _torch_where(cond, a=None, b=None):
-    if a is None:
-        raise NotImplementedError("torch.where(cond) with one argument")
-    return where(cond, a, b)
-
-
-def _torch_softmax(x, dim=-1, dtype=None, **_):
-    return softmax(x, dim)
-
-
-def _torch_log_softmax(x, dim=-1, dtype=None, **_):
-    return log_softmax(x, dim)
-
-
-def _torch_sum(x, dim=None, keepdim=False, **_):
-    return reduce_sum(x, dim, keepdim)
-
-
-def _torch_mean(x, dim=None, keepdim=False, **_):
-    return mean(x, dim, keepdim)
-
-
-def _torch_var(x, dim=None, unbiased=None, keepdim=False, correction=None, **_):
-    corr = correction if correction is not None else (0 if unbiased is False else 1)
-    return var(x, dim, keepdim, corr)
-
-
-def _torch_rms_norm(x, normalized_shape, weight=None, eps=None):
-    eps = eps if eps is not None else torch.finfo(torch.float32).eps
-    y = x * rsqrt(mean(mul(x, x), -1, keepdim=True) + eps)
-    return y if weight is None else y * weight
-
-
-def _torch_layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
-    d = x - mean(x, -1, keepdim=True)
-    y = d * rsqrt(mean(d * d, -1, keepdim=True) + eps)
-    y = y if weight is None else y * weight
-    return y if bias is None else y + bias
-
-
-TORCH_TABLE: dict[Callable, Callable] = {
-    torch.exp: exp, torch.Tensor.exp: exp, torch.log: log, torch.Tensor.log: log,
-    torch.sqrt: sqrt, torch.Tensor.sqrt: sqrt, torch.rsqrt: rsqrt, torch.Tensor.rsqrt: rsqrt,
-    torch.add: add, torch.Tensor.add: add, torch.sub: sub, torch.Tensor.sub: sub,
-    torch.mul: mul, torch.Tensor.mul: mul, torch.div: div, torch.Tensor.div: div,
-    torch.maximum: maximum, torch.minimum: minimum, torch.where: _torch_where,
-    torch.sum: _torch_sum, torch.Tensor.sum: _torch_sum,
-    torch.mean: _torch_mean, torch.Tensor.mean: _torch_mean,
-    torch.var: _torch_var, torch.Tensor.var: _torch_var,
-    torch.amax: amax, torch.Tensor.amax: amax, torch.amin: amin, torch.Tensor.amin: amin,
-    torch.matmul: matmul, torch.Tensor.matmul: matmul, torch.mm: matmul, torch.bmm: matmul,
-    torch.cumsum: cumsum, torch.Tensor.cumsum: cumsum,
-    torch.softmax: _torch_softmax, torch.nn.functional.softmax: _torch_softmax,
-    torch.log_softmax: _torch_log_softmax,
-    torch.nn.functional.log_softmax: _torch_log_softmax,
-    torch.logsumexp: logsumexp, torch.abs: lambda x: lift(x).abs(),
-    torch.square: lambda x: mul(x, x), torch.stack: _stack, torch.cat: _cat,
-    torch.nn.functional.layer_norm: _torch_layer_norm,
-    torch.nn.functional.rms_norm: _torch_rms_norm,
-}
+    extra = u * magnitude(x) + HALF_SUBNORMAL[name]
+    r = torch.where(is_exact_inf(x) | is_exact_zero(x), x.r, round_up(x.r + extra, 3))
+    return Ball(x.v, no_overflow(x.v, r, name))
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -868,6 +498,3 @@ def evaluate(reference: Callable[..., Mapping[str, Any]], inputs: Mapping[str, A
             values[name], radii[name] = ball.v, ball.r
         return values, radii, list(flags)
 
-
-def with_block(model: Model, block: int | None) -> Model:
-    return replace(model, block=block)

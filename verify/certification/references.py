@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
-from verify.certification import radius
+from verify.certification import radius, radius_compose, radius_reduce
 from verify.certification.radius import Ball
 
 NEG_INF = -math.inf
@@ -111,7 +111,7 @@ def cumsum(x):
 
 def linear_recurrence(a, b):
     if _is_ball(a, b):
-        return {"h": radius.linear_recurrence(a, b, -1)}
+        return {"h": radius_reduce.linear_recurrence(a, b, -1)}
     h, out = torch.zeros_like(a[..., 0]), []
     for t in range(a.shape[-1]):
         h = a[..., t] * h + b[..., t]
@@ -124,7 +124,7 @@ def attention(q, k, v, causal: bool = False, scale: float | None = None):
     s = (q @ k.transpose(-1, -2)) * scale
     if causal:
         keep = torch.ones(s.shape[-2:], dtype=torch.bool).tril()
-        s = _where(radius._decision(keep), s, _full(s, NEG_INF)) if _is_ball(s) \
+        s = _where(radius.decision(keep), s, _full(s, NEG_INF)) if _is_ball(s) \
             else s.masked_fill(~keep, NEG_INF)
     return {"o": softmax(s, "zeros")["softmax"] @ v}
 
@@ -133,7 +133,7 @@ def topk(x, k: int = 4):
     k = min(k, x.shape[-1])
     if _is_ball(x):
         idx = torch.sort(x.v, dim=-1, descending=True, stable=True).indices[..., :k]
-        return {"values": radius.topk_values(x, k), "indices": idx}
+        return {"values": radius_compose.topk_values(x, k), "indices": idx}
     srt = torch.sort(x, dim=-1, descending=True, stable=True)
     return {"values": srt.values[..., :k], "indices": srt.indices[..., :k]}
 
@@ -191,6 +191,6 @@ def lookup(name: str) -> Reference:
 def custom(fn: Callable[..., dict], inputs: tuple[str, ...], outputs: tuple[str, ...],
            out_formats: Mapping[str, str] | None = None, **options) -> Reference:
     """A user's own reference ``fn(**inputs, **options) -> {output: tensor}`` written with
-    torch functions and tensor methods (those ``radius.TORCH_TABLE`` and ``Ball`` know)."""
+    torch functions and tensor methods (those ``radius_torch.TORCH_TABLE`` and ``Ball`` know)."""
     return Reference(getattr(fn, "__name__", "custom"), fn, tuple(inputs), tuple(outputs),
                      dict(out_formats or {}), options=options)
