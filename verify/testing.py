@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterable
 from verify import api
 from verify.results import Certificate, LawResult
 
-__all__ = ["LawFailure", "assert_law", "assert_monoid", "assert_certified"]
+__all__ = ["LawFailure", "assert_law", "assert_monoid", "assert_certified",
+           "assert_float_law", "check_float_law"]
 
 
 class LawFailure(AssertionError):
@@ -160,3 +161,12 @@ def _show(v: Any) -> str:
     if isinstance(v, list):
         return "(" + ", ".join(_show(x) for x in v) + ")"
     return str(v)
+
+
+def __getattr__(name: str) -> Any:
+    # Float laws with derived bounds (``verify.certification.float_laws``) import torch
+    # and hypothesis; load them only when asked for.
+    if name in ("assert_float_law", "check_float_law"):
+        from verify.certification import float_laws
+        return getattr(float_laws, name)
+    raise AttributeError(f"module 'verify.testing' has no attribute {name!r}")
