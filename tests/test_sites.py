@@ -12,6 +12,11 @@ from verify.teaching import explain as E
 from verify.teaching import sites
 
 
+def _lines(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as fh:
+        return fh.read().splitlines()
+
+
 def _explain_lines(law_id: str) -> list[str]:
     """The sites as ``explain`` shows them, in ``verify law``'s string form."""
     doc = E.explain(law_id, check=False)
@@ -51,7 +56,7 @@ def test_strings_and_docstrings_in_kernels_are_not_sites():
     """impls/scan.py names ``add`` inside string literals (its ``passes`` notes) and
     impls/layer_norm.py names ``welford`` in one: neither line is a site."""
     scan = {s.line: s for s in sites.kernel_sites(REGISTRY["sum.associative"])}
-    source = open(sites.IMPLS + "/scan.py", encoding="utf-8").read().splitlines()
+    source = _lines(sites.IMPLS + "/scan.py")
     in_strings = [i for i, text in enumerate(source, 1)
                   if "associative_scan(add)" in text]
     assert in_strings and not set(in_strings) & set(scan)
@@ -88,5 +93,5 @@ def test_definitions_point_at_the_defining_lines():
     assert [(d.kind, d.name) for d in defs] == [("definition", "_online"),
                                                ("shared", "online_softmax")]
     for d in defs:
-        line = open(f"{sites.ROOT}/{d.file}", encoding="utf-8").read().splitlines()[d.line - 1]
+        line = _lines(f"{sites.ROOT}/{d.file}")[d.line - 1]
         assert d.name in line or line.lstrip().startswith("@")

@@ -7,8 +7,8 @@ ids exist, not that a claim is about the law it names.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from laws import Law
 

@@ -21,9 +21,10 @@ import inspect
 import os
 import sys
 import types
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable, Iterator
+from functools import cache
+from typing import Any
 
 from laws import Law
 from verify.engine.interp import unwrap
@@ -173,7 +174,7 @@ def uses_in_file(path: str, targets: dict[str, str]) -> list[Site]:
     return [found[k] for k in sorted(found)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _project_references(path: str) -> tuple[tuple[int, str, str, str], ...]:
     """(line, qualified name, kind, source line) of every load of a name or attribute
     chain in the file that an import binds to something in the project."""
@@ -256,7 +257,7 @@ def _absolute(module: str, level: int, package: str) -> str:
     return ".".join(p for p in (*parts, module) if p)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _canonical(full: str) -> str:
     """Where ``module.name`` is really defined: re-exports (``from .x import f``) are
     followed a few steps, through the object when its module is loaded, through the
