@@ -358,7 +358,9 @@ def render(doc: dict, console=None) -> None:
         con.print("  no kernel in impls/ relies on it")
     con.print(f"\n[bold]Licenses[/bold]  {e(doc['licenses'])}")
     if doc.get("systems"):
-        con.print(f"[bold]In real systems[/bold]  {e(doc['systems'])}")
+        # an anti-law's family text names where the correct law is used, not the anti-law
+        label = "The correct law is used in" if doc["expect"] == FAILS else "In real systems"
+        con.print(f"[bold]{label}[/bold]  {e(doc['systems'])}")
 
 
 def _u(x) -> str:
