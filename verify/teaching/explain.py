@@ -337,7 +337,7 @@ def render(doc: dict, console=None) -> None:
             acc = (f"; worst relative error lhs {_u(err.get('lhs'))}, rhs "
                    f"{_u(err.get('rhs'))}" if err else "")
             if fv["exact"]:
-                con.print(f"  {fmt}: bit-exact on {fv['cases']} cases{acc}")
+                con.print(f"  {fmt}: both sides bit-identical on {fv['cases']} cases{acc}")
             else:
                 ce = fv.get("counterexample") or {}
                 con.print(f"  {fmt}: not exact, e.g. at {e(json.dumps(ce.get('bindings')))}: "
