@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core import Law, Property
+from .core import FAILS, Law, Property
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,9 @@ _ENTRIES = [
         ("mean(A ∪ B) = (Σ_A + Σ_B)/(n_A + n_B).",
          "(Σ, n) ⊕ (Σ', n') = (Σ + Σ', n + n') is a sum of pairs, hence associative "
          "with identity (0, 0).",
-         "mean(mean(a, b), c) ≠ mean(a, b, c) unless the chunks have equal sizes."),
+         "mean(mean(a, b), c) = (a + b)/4 + c/2, but mean(a, b, c) = (a + b + c)/3: "
+         "averaging the means weights every chunk equally, which is right only for "
+         "chunks of equal size."),
         "torch.mean's chunked reductions, running metrics in training loops",
         "averaging chunk means without their counts (mean.of_means)"),
     Teaching(
@@ -138,8 +140,9 @@ _ENTRIES = [
         "contents (or a selection algorithm over all of them)",
         ("With chunks (1, 2, 9), (3, 4, 9), (5, 6, 9) the chunk medians are 2, 4, 6, "
          "whose median is 4, but the median of all nine values is 5.",
-         "The median of medians only bounds the rank (between 30% and 70%), which is "
-         "what linear-time selection uses."),
+         "The median of medians only bounds the rank: of three chunks of three it is "
+         "the 4th, 5th or 6th of the nine values (with groups of five, between about "
+         "30% and 70% of the data), which is what linear-time selection uses."),
         "approximate quantile sketches (t-digest, KLL) exist precisely because the "
         "exact median does not chunk",
         "median of medians"),
@@ -207,7 +210,8 @@ _ENTRIES = [
          "exponent is ≤ 0, so nothing overflows.",
          "The state is lowered to log-sum-exp: m + log d = log Σ exp(xᵢ)."),
         "every fused softmax (Milakov & Gimelshein's online softmax), FlashAttention",
-        "rescaling only one side: wrong whenever the right chunk holds the larger "
+        "rescaling only the left sum: wrong whenever the left chunk holds the strictly "
+        "larger maximum, since the right sum then stays scaled to its own smaller "
         "maximum (online_softmax.no_rescale)"),
     Teaching(
         "flash_state",
@@ -432,5 +436,6 @@ def generic(law: Law) -> Teaching:
     if law.property == Property.ASSOCIATIVITY and law.id.endswith(
             (".associative", ".identity", ".homomorphism", ".commutative")):
         steps.extend(_MONOID_STEPS)
-    return Teaching(law.family, question, "as stated in the law", tuple(steps),
-                    law.licenses)
+    # an anti-law licenses nothing, so there is no system to name
+    systems = "" if law.expect == FAILS else law.licenses
+    return Teaching(law.family, question, "as stated in the law", tuple(steps), systems)

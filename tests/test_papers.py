@@ -133,10 +133,12 @@ def test_claims_for_law_links_papers_and_book():
     assert papers.claims_for_law("no.such.law") == []
 
 
-def test_verify_commands_check_papers_still_works():
+def test_verify_api_check_papers_reuses_given_law_results():
     from laws import REGISTRY
-    from verify.commands import check_papers
+    from verify.api import check_papers
     out = check_papers({law: catalog_ok(law) for law in REGISTRY.ids()})
     assert all(p["ok"] for p in out)
     assert {"id", "title", "authors", "year", "venue", "claims", "ok"} <= set(out[0])
-    assert all("laws" in c and "text" in c for p in out for c in p["claims"])
+    claims = [c for p in out for c in p["claims"]]
+    assert all({"text", "where", "kind", "verdict", "evidence", "ok"} <= set(c) for c in claims)
+    assert {c["verdict"] for c in claims if c["kind"] == "law"} <= {"confirmed", "conditional"}

@@ -156,60 +156,11 @@ def check_papers(law_results: Mapping[str, Mapping[str, Any]] | None = None) -> 
 
 # --------------------------------------------------------------------------- kernel sites
 def kernel_sites(law: "Law") -> list[str]:
-    """file:line of the combine's definition and of each use of it in impls/ (names in
-    code, found with the tokenizer: docstrings, comments and imports do not count)."""
-    import re
-
-    import impls
-    from verify.engine.interp import unwrap
-    if law.combine is None:
-        return []
-    fn = unwrap(law.combine)
-    try:
-        src = inspect.getsourcefile(fn)
-        line = inspect.getsourcelines(fn)[1]
-    except (OSError, TypeError):
-        return []
-    if src is None:
-        return []
-    sites = [f"{os.path.relpath(src)}:{line} (definition of {fn.__name__})"]
-    # a law-level wrapper names the shared combine it calls: combines.<name>
-    shared = set(re.findall(r"combines\.(\w+)", inspect.getsource(fn)))
-    from laws.associativity import combines
-    for name in sorted(shared):
-        found = getattr(combines, name, None)
-        target = unwrap(found) if found is not None else None
-        if callable(target):
-            sites.append(f"{os.path.relpath(inspect.getsourcefile(target) or '?')}:"
-                         f"{inspect.getsourcelines(target)[1]} (the shared combine {name})")
-    names = {fn.__name__} | shared
-    here = os.path.dirname(impls.__file__)
-    for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
-            path = os.path.join(here, name)
-            sites += [f"{os.path.relpath(path)}:{no}: {text}"
-                      for no, text in _name_uses(path, names)]
-    return sites
-
-
-def _name_uses(path: str, names: set[str]) -> list[tuple[int, str]]:
-    import tokenize
-    with open(path, encoding="utf-8") as fh:
-        source = fh.read()
-    lines = source.splitlines()
-    found: list[tuple[int, str]] = []
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except tokenize.TokenError:
-        return []
-    for tok in tokens:
-        if tok.type == tokenize.NAME and tok.string in names:
-            text = lines[tok.start[0] - 1].strip()
-            if text.startswith(("import ", "from ", "def ")):
-                continue
-            if not found or found[-1][0] != tok.start[0]:
-                found.append((tok.start[0], text))
-    return found
+    """file:line of the combine's definition, the shared combines it calls and each use
+    of them in impls/ (``verify.teaching.sites``, the finder ``explain`` uses too);
+    empty when no kernel uses the combine."""
+    from verify.teaching.sites import site_lines
+    return site_lines(law)
 
 
 # --------------------------------------------------------------------------- user functions

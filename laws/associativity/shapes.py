@@ -82,7 +82,8 @@ def fold(xs, op):
 
 POWER = Law(
     id="power_by_squaring.equals_repeated", property=Property.ASSOCIATIVITY,
-    statement="x^n by squaring (⌈log₂ n⌉ squarings) = x ⊕ x ⊕ … ⊕ x (n times)",
+    statement="x^n by squaring (⌊log₂ n⌋ + 1 squarings, one per bit of n) = x ⊕ x ⊕ … ⊕ x "
+              "(n times)",
     licenses="n-fold combination in O(log n) steps: matrix powers, fast exponentiation, "
              "jump-ahead in random number generators",
     vars=_xs, method=FREE_MONOID, instances=tuple({"n": n} for n in _N),

@@ -56,12 +56,15 @@ def _mean_of_means(a, b):
 
 MEAN_OF_MEANS = Law(
     id="mean.of_means", property=Property.ASSOCIATIVITY, expect=FAILS,
-    statement="mean(mean(x₁, x₂), x₃) = mean(x₁, mean(x₂, x₃)) without counts",
+    statement="mean(mean(x₁, x₂), x₃) = mean(x₁, x₂, x₃): a chunk's mean averaged with "
+              "the next value, without counts",
     licenses="nothing: averaging chunk means without their counts weights chunks wrongly",
     vars=(Var("x1"), Var("x2"), Var("x3")),
     lhs=lambda a, b, c: _mean_of_means(_mean_of_means(a, b), c),
     rhs=lambda a, b, c: (a + b + c) / 3, teaches="mean.homomorphism",
-    doc="A mean of means equals the mean only when the chunks have equal sizes.")
+    doc="A mean of chunk means weights every chunk equally, so it equals the mean for "
+        "all data only when the chunks have equal sizes; here they have sizes 2 and 1, "
+        "and x₃ gets weight 1/2 instead of 1/3.")
 
 
 def _subtract(a, b):

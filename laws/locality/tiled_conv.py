@@ -114,7 +114,8 @@ NO_HALO = Law(
     id="tiled_conv.no_halo", property=Property.LOCALITY, expect=FAILS,
     statement="conv(x, w)[tile] = conv(x[tile], w) restricted to the tile (no halo)",
     licenses="nothing: a tile that loads only its own inputs treats its neighbours' "
-             "inputs as zero padding and is wrong at every tile edge",
+             "inputs as zero padding and is wrong at every edge it shares with another "
+             "tile",
     vars=_vars,
     lhs=lambda x, w, **inst: _full(x, w, **inst),
     rhs=lambda x, w, **inst: _tiled(x, w, halo=0, **inst),

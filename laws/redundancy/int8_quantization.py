@@ -143,6 +143,8 @@ ROUND_SCALE = Law(
     error_bound=lambda W, sigma: [s / 2 for s in scales(W)] * 2,
     teaches="int8_quantization.rounding", references=("jacob2018",),
     doc="With σ = round(s), W − σ·W/s = W·(1 − σ/s): for the largest weight of a channel "
-        "(|W| = 127s) the error is 127·|s − σ|, up to 63.5·s, far above s/2.")
+        "(|W| = 127s) the error is 127·|s − σ| (up to 63.5), which exceeds the bound s/2 "
+        "whenever |s − σ| > s/254; a scale below 1/2 rounds to σ = 0 and loses every "
+        "weight. Only scales within s/254 of an integer stay inside the bound.")
 
 LAWS = [ROUNDING, MATMUL_BOUND, ROUND_SCALE]

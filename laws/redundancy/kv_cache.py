@@ -121,7 +121,8 @@ FORGET_NEWEST = Law(
     method=SEARCH, reason=_REASON,
     teaches="kv_cache.incremental", references=("pope2022",),
     doc="Token t attends to tokens 0 … t−1 only (at step 0 to nothing: its attention "
-        "output is 0), which differs from causal attention whenever the value of token t "
-        "is not already the attention average.")
+        "output is 0). In a layer this differs from causal attention whenever token t's "
+        "value differs from the attention average over tokens 0 … t−1 (at step 0, "
+        "whenever it is nonzero).")
 
 LAWS = [INCREMENTAL, FORGET_NEWEST]

@@ -11,10 +11,7 @@ combine's definition and each call site in ``impls/``); and what it licenses.
 from __future__ import annotations
 
 import difflib
-import inspect
 import json
-import os
-import re
 import sys
 import types
 from fractions import Fraction
@@ -28,10 +25,8 @@ from laws.teaching import for_law
 from verify.decide import oracle
 from verify.engine.interp import Interpretation, _is_library, make_mpmath, unwrap
 from verify.engine.shapes import flatten, shape_like
+from verify.teaching import sites
 from verify.errors import BadInput
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 
 class ExplainError(BadInput):
     """Bad input: one line on stderr, exit status 2."""
@@ -194,78 +189,20 @@ def show(x: Any) -> str:
 
 # --------------------------------------------------------------------------- sources
 def combine_source(law: Law) -> dict | None:
-    """Where the combine is defined, and the shared combines it calls."""
-    if law.combine is None:
+    """Where the combine is defined, and the shared combines it calls
+    (:func:`verify.teaching.sites.definitions`); None without a combine."""
+    defs = sites.definitions(law)
+    if not defs:
         return None
-    fn = unwrap(law.combine)
-    out = {"name": fn.__name__, "file": None, "line": None, "calls": []}
-    try:
-        out["file"] = _rel(inspect.getsourcefile(fn))
-        out["line"] = inspect.getsourcelines(fn)[1]
-    except (OSError, TypeError):
-        pass
-    for name in fn.__code__.co_names:
-        ref = fn.__globals__.get(name)
-        if isinstance(ref, types.ModuleType):
-            for attr in fn.__code__.co_names:
-                inner = getattr(ref, attr, None)
-                if inner is not None and callable(inner) and hasattr(inner, "fn"):
-                    out["calls"].append(_where(inner))
-        elif ref is not None and callable(ref) and (hasattr(ref, "fn") or isinstance(
-                ref, types.FunctionType)) and not _is_library(unwrap(ref)):
-            out["calls"].append(_where(ref))
-    seen, calls = set(), []
-    for c in out["calls"]:
-        if c["name"] not in seen:
-            seen.add(c["name"])
-            calls.append(c)
-    out["calls"] = calls
-    return out
+    first, shared = defs[0], defs[1:]
+    return {"name": first.name, "file": first.file, "line": first.line,
+            "calls": [{"name": s.name, "file": s.file, "line": s.line} for s in shared]}
 
 
-def _where(fn) -> dict:
-    inner = unwrap(fn)
-    try:
-        return {"name": inner.__name__, "file": _rel(inspect.getsourcefile(inner)),
-                "line": inspect.getsourcelines(inner)[1]}
-    except (OSError, TypeError):
-        return {"name": inner.__name__, "file": None, "line": None}
-
-
-def _rel(path: str | None) -> str | None:
-    if path is None:
-        return None
-    try:
-        rel = os.path.relpath(path, ROOT)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
-def call_sites(law: Law, source: dict | None) -> list[dict]:
-    """Lines of impls/*.py that call the combine or the shared combines it calls."""
-    names = set()
-    if source is not None:
-        names.add(source["name"])
-        names.update(c["name"] for c in source["calls"])
-    names = {n for n in names if n and not n.startswith("<")}
-    if not names:
-        return []
-    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names)) + r")\b\s*[,)(]")
-    impls = os.path.join(ROOT, "impls")
-    out = []
-    for fname in sorted(os.listdir(impls)) if os.path.isdir(impls) else []:
-        if not fname.endswith(".py"):
-            continue
-        path = os.path.join(impls, fname)
-        with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                code = line.split("#", 1)[0]
-                m = pattern.search(code)
-                if m and not code.lstrip().startswith(("def ", "import ", "from ")):
-                    out.append({"file": _rel(path), "line": lineno, "name": m.group(1),
-                                "text": line.strip()})
-    return out
+def call_sites(law: Law) -> list[dict]:
+    """Each use of the combine (or a shared combine it calls) in ``impls/``
+    (:func:`verify.teaching.sites.kernel_sites`, the finder ``verify law`` uses too)."""
+    return [s.to_json() for s in sites.kernel_sites(law)]
 
 
 # --------------------------------------------------------------------------- report
@@ -286,9 +223,8 @@ def explain(law_id: str, check: bool = True) -> dict:
         "kernels": list(law.kernels), "references": list(law.references),
         "teaches": law.teaches,
     }
-    source = combine_source(law)
-    doc["combine"] = source
-    doc["call_sites"] = call_sites(law, source)
+    doc["combine"] = combine_source(law)
+    doc["call_sites"] = call_sites(law)
     if not check:
         doc["verdict"] = None
         doc["anti_laws"] = [{"id": a.id, "statement": a.statement, "licenses": a.licenses}
@@ -401,7 +337,7 @@ def render(doc: dict, console=None) -> None:
             acc = (f"; worst relative error lhs {_u(err.get('lhs'))}, rhs "
                    f"{_u(err.get('rhs'))}" if err else "")
             if fv["exact"]:
-                con.print(f"  {fmt}: bit-exact on {fv['cases']} cases{acc}")
+                con.print(f"  {fmt}: both sides bit-identical on {fv['cases']} cases{acc}")
             else:
                 ce = fv.get("counterexample") or {}
                 con.print(f"  {fmt}: not exact, e.g. at {e(json.dumps(ce.get('bindings')))}: "
@@ -414,13 +350,17 @@ def render(doc: dict, console=None) -> None:
             con.print(f"    calls {c['name']} at {c['file']}:{c['line']}")
     for site in doc.get("call_sites", []):
         con.print(f"  {site['file']}:{site['line']}: {e(site['text'])}")
+    if src and not doc.get("call_sites"):
+        con.print("  no kernel in impls/ uses this combine")
     if doc.get("kernels"):
         con.print(f"  kernels relying on it: {', '.join(doc['kernels'])}")
-    if not src and not doc.get("call_sites") and not doc.get("kernels"):
-        con.print("  no kernel in impls/ calls it")
+    if not src and not doc.get("kernels"):
+        con.print("  no kernel in impls/ relies on it")
     con.print(f"\n[bold]Licenses[/bold]  {e(doc['licenses'])}")
     if doc.get("systems"):
-        con.print(f"[bold]In real systems[/bold]  {e(doc['systems'])}")
+        # an anti-law's family text names where the correct law is used, not the anti-law
+        label = "The correct law is used in" if doc["expect"] == FAILS else "In real systems"
+        con.print(f"[bold]{label}[/bold]  {e(doc['systems'])}")
 
 
 def _u(x) -> str:
