@@ -2,7 +2,9 @@
 
 Both sides run under the torch interpretation on a batch of inputs already rounded to
 the format (so every input is exactly representable), with adversarial classes: wide
-dynamic range, a large offset plus small noise (cancellation), small integers, ties.
+dynamic range, near overflow (between √max and max/4 of the format, where a product or
+a sum overflows to ±∞ and ∞ − ∞ gives NaN), a large offset plus small noise
+(cancellation), small integers, ties.
 ``exact`` is ``True`` only when every compared case gave bit-identical values (so it is
 a tested claim, with its case count); a discrepancy is replayed alone before it is
 reported. Each side's accuracy against the mpmath oracle is also reported, which is
@@ -37,13 +39,15 @@ TORCH = make_torch()
 def _component(domain: str, n: int, dtype: torch.dtype, rng: np.random.Generator) -> np.ndarray:
     fmax = float(torch.finfo(dtype).max)
     top = min(20.0, math.log10(fmax) / 3)
-    kind = rng.integers(0, 5, size=n)
+    kind = rng.integers(0, 6, size=n)
     normal = rng.standard_normal(n)
+    # near overflow: |x| between √max and max/4, so a product or a sum of two overflows
+    big = np.sign(normal) * 2.0 ** rng.uniform(math.log2(fmax) / 2, math.log2(fmax) - 2, n)
     out = np.where(kind == 0, normal * 10.0 ** rng.uniform(-3, 4, n),
           np.where(kind == 1, rng.integers(-8, 9, n).astype(float),
           np.where(kind == 2, 1e4 + normal,
           np.where(kind == 3, np.sign(normal) * 10.0 ** rng.uniform(-top, top, n),
-                   normal))))
+          np.where(kind == 4, big, normal)))))
     if domain == "positive":
         out = np.abs(out) + 1e-3
     elif domain == "nonneg":

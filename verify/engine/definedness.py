@@ -29,9 +29,25 @@ def _children(ctx, t: z3.ExprRef) -> list[tuple[z3.ExprRef, Any]]:
         return [(base, None)]
     if not z3.is_app(t):
         return []
-    if t.decl().kind() == z3.Z3_OP_ITE:
+    kind = t.decl().kind()
+    if kind == z3.Z3_OP_ITE:
         c, a, b = t.children()
         return [(c, None), (a, c), (b, z3.Not(c))]
+    if kind in (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_IMPLIES):
+        # a later operand matters only where the earlier ones leave the answer open
+        # (the path conditions of forked branches are such conjunctions)
+        kids = t.children()
+        out = [(kids[0], None)]
+        for i in range(1, len(kids)):
+            before = kids[:i]
+            if kind == z3.Z3_OP_AND:
+                guard = z3.And(*before)
+            elif kind == z3.Z3_OP_OR:
+                guard = z3.Not(z3.Or(*before))
+            else:
+                guard = before[0]
+            out.append((kids[i], guard))
+        return out
     return [(c, None) for c in t.children()]
 
 
