@@ -3,8 +3,14 @@
 The law's sides run on z3 floating-point terms of the format (round to nearest even),
 over finite non-NaN inputs in the variables' domains. ``unsat`` for "the sides differ
 as values" proves the law exact in that format; a model is converted to that format's
-floats and replayed with torch before it is believed. ``max``/``min`` are
-``If(a ≥ b, a, b)``, which agrees with IEEE maximum except on the sign of a zero result.
+floats and replayed with torch before it is believed. Each name keeps its library's NaN
+semantics: ``tl.maximum``/``torch.maximum``/``np.maximum`` (and minimum) return NaN when
+either argument is NaN and order −0 below +0, as torch does (Triton's default
+``propagate_nan=NONE`` leaves NaN unspecified; torch's propagation is what the float
+verdicts replay with); ``np.fmax``/``fmin`` ignore a NaN argument; Python's builtin
+``max(a, b)``/``min(a, b)`` return ``a`` unless ``b`` compares greater (smaller), so
+``max(NaN, 1)`` is NaN and ``max(1, NaN)`` is 1. Overflow to ±∞ and ∞ − ∞ = NaN are
+IEEE's, so a law that overflows in the format is not exact there.
 Functions with exp/log, integer variables or Python branches on values are outside
 this prover (the answer is ``None`` and the tested verdict stands).
 """
@@ -33,13 +39,35 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
     def lit(x):
         return x if isinstance(x, z3.ExprRef) else z3.FPVal(float(x), sort)
 
-    def maximum(a, b):
-        a, b = lit(a), lit(b)
-        return z3.If(a >= b, a, b)
+    nan = z3.fpNaN(sort)
 
-    def minimum(a, b):
+    def maximum(a, b):  # torch.maximum: NaN propagates, max(−0, +0) = +0
         a, b = lit(a), lit(b)
-        return z3.If(a <= b, a, b)
+        return z3.If(z3.Or(z3.fpIsNaN(a), z3.fpIsNaN(b)), nan,
+                     z3.If(z3.fpGT(a, b), a, z3.If(z3.fpGT(b, a), b,
+                                                   z3.If(z3.fpIsNegative(a), b, a))))
+
+    def minimum(a, b):  # torch.minimum: NaN propagates, min(−0, +0) = −0
+        a, b = lit(a), lit(b)
+        return z3.If(z3.Or(z3.fpIsNaN(a), z3.fpIsNaN(b)), nan,
+                     z3.If(z3.fpLT(a, b), a, z3.If(z3.fpLT(b, a), b,
+                                                   z3.If(z3.fpIsNegative(a), a, b))))
+
+    def fmax(a, b):  # numpy.fmax: a NaN argument is ignored
+        a, b = lit(a), lit(b)
+        return z3.If(z3.fpIsNaN(a), b, z3.If(z3.fpIsNaN(b), a, maximum(a, b)))
+
+    def fmin(a, b):
+        a, b = lit(a), lit(b)
+        return z3.If(z3.fpIsNaN(a), b, z3.If(z3.fpIsNaN(b), a, minimum(a, b)))
+
+    def py_max(a, b):  # Python's max: the first unless the second compares greater
+        a, b = lit(a), lit(b)
+        return z3.If(z3.fpGT(b, a), b, a)
+
+    def py_min(a, b):
+        a, b = lit(a), lit(b)
+        return z3.If(z3.fpLT(b, a), b, a)
 
     def where(c, a, b):
         if isinstance(c, bool):
@@ -62,8 +90,9 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
                  fma=lambda a, b, c: z3.fpFMA(z3.RNE(), lit(a), lit(b), lit(c)))
     return Interpretation(
         "z3-fp", Namespace("tl", **names), Namespace("math", fabs=absolute, **names),
-        {"max": variadic(maximum, max), "min": variadic(minimum, min), "abs": absolute},
-        np=Namespace("np", fallback=np, **names), torch=Namespace("torch", **names),
+        {"max": variadic(py_max, max), "min": variadic(py_min, min), "abs": absolute},
+        np=Namespace("np", fallback=np, fmax=fmax, fmin=fmin, **names),
+        torch=Namespace("torch", fmax=fmax, fmin=fmin, **names),
         literal=lambda x: z3.FPVal(x, sort))
 
 

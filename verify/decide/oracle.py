@@ -5,10 +5,19 @@ Two sides *differ* when their gap, computed at ``PREC`` and again at ``PREC + 64
 is stable between the two precisions (rounding noise shrinks as precision grows; a real
 gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
 double-precision arithmetic inside the function, which no precision setting reaches).
-A bounded law differs when the gap exceeds its bound. A point where one side is NaN and
-the other is not is outside the law's domain (0·∞, ∞ − ∞): never a counterexample;
-infinities are values of the extended reals. The working precision grows with the
-binades the inputs span.
+A bounded law differs when the gap exceeds its bound.
+
+NaN is a value the function computed, not a hole in the domain: where one side is NaN
+and the other a number (0·∞, ∞ − ∞, a root of a negative in ``tl``/torch/numpy), the
+sides differ, and that is a counterexample. Two NaN sides at the same component agree
+(NaN stands for the same failure on both sides; a float format compares them the same
+way). A point where the function *raises* (``x / 0``, ``math.log`` of a negative) is
+undefined: the callers catch the exception and the point decides nothing. Infinities
+are values of the extended reals. The working precision grows with the binades the
+inputs span.
+
+Law values are read with one rule for numbers in the code (see ``verify.engine.interp``):
+a Python float anywhere in the function is the exact double it denotes.
 """
 from __future__ import annotations
 
@@ -38,7 +47,7 @@ class Gap:
     rhs: Any               # right side at PREC + 64 bits
     gap: Any               # max |lhs − rhs| over components (mpf), or None
     bound: Any = None      # bounded laws: the bound at the worst component
-    undefined: bool = False  # a side is NaN or infinite where the other is not
+    undefined: bool = False  # a side is NaN where the other is not (a difference)
 
 
 _INTEGER_DOMAINS = ("integer", "natural", "small")
@@ -88,7 +97,8 @@ def _eval(law: Law, values: list[Any], instance: Mapping[str, Any], prec: int):
 
 
 def _is_nan(x):
-    return isinstance(x, mpmath.mpf) and mpmath.isnan(x)
+    return (isinstance(x, mpmath.mpf) and mpmath.isnan(x)) or (
+        isinstance(x, float) and x != x)
 
 
 def _dist(a, b):
@@ -141,10 +151,11 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
         for i, (a1, b1, a2, b2_) in enumerate(zip(L1, R1, L2, R2)):
             d1, d2 = _dist(a1, b1), _dist(a2, b2_)
             if _is_nan(a2) != _is_nan(b2_):
-                # NaN on one side: that side is undefined here (0·∞, ∞ − ∞), so the
-                # point is outside the law's domain. Infinities are values (extended
-                # reals), so ∞ against a finite side is a difference.
+                # NaN on one side and a number on the other: a failure of the law, at
+                # both precisions (NaN does not come from rounding).
                 undefined = True
+                if _is_nan(a1) != _is_nan(b1):
+                    differs = True
                 continue
             if d2 > worst:
                 worst = d2
@@ -162,7 +173,7 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
             stable = abs(d1 - d2) <= d2 / 100
             if d2 > 0 and stable and d2 > scale * MIN_RELATIVE_GAP:
                 differs = True
-        return Gap(differs and not undefined, l2, r2, worst, worst_bound, undefined)
+        return Gap(differs, l2, r2, worst, worst_bound, undefined)
 
 
 # --------------------------------------------------------------------------- domains

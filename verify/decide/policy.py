@@ -21,6 +21,7 @@ class Policy:
     float_seconds: float = 10.0    # the float verdicts of one law, per format
     cases: int = 200               # searcher cases per law instance
     floats: bool = True            # run float-format verdicts at all
+    smt_dir: str | None = None     # write every z3 query there as SMT-LIB2 (prove(smt_dir=))
 
     def with_(self, **changes) -> "Policy":
         return dataclasses.replace(self, **changes)

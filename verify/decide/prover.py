@@ -1,7 +1,15 @@
 """Proofs with z3: assert Not(lhs == rhs) with every precondition, expect unsat.
 
 A sat model is only a candidate: it is replayed in the mpmath oracle and shrunk before
-it is reported; if the replay does not confirm it, the answer is ``unknown``.
+it is reported; if the replay does not confirm it, the answer is ``unknown``. An unsat
+answer is a proof only after the witness check (``verify.decide.witness``) has run the
+original function on points of the domain and found no disagreement; a disagreement
+makes the status ``error``, with the counterexample.
+
+Assumptions: every condition a partial operation needs (a nonzero denominator, a log or
+root argument in its domain) that the declared domain and preconditions do not imply
+is added to the query *and reported*; the conditions are path-sensitive (see
+``verify.engine.definedness``).
 """
 from __future__ import annotations
 
@@ -13,10 +21,12 @@ from typing import Any, Mapping
 import z3
 
 from laws.core import BOUNDED, Law
-from verify.decide import oracle
+from verify.decide import oracle, smt, witness
+from verify.engine import infinity
+from verify.engine.definedness import use_conditions
 from verify.engine.interp import Unsupported
 from verify.engine.shapes import component_names, flatten, shape_like
-from verify.engine.z3interp import Z3Context, _as_expr, denominators, evaluate
+from verify.engine.z3interp import Z3Context, _as_expr, evaluate
 
 DEFAULT_TIMEOUT_MS = 10_000
 JOINT_TIMEOUT_MS = 2_000
@@ -30,6 +40,9 @@ class Proof:
     values: list[Any] | None = None  # confirmed (shrunk) counterexample, law-shaped
     seconds: float = 0.0
     encodings: list[str] = field(default_factory=list)  # "exp encoding", "paths=4", ...
+    # the independent check of a proof: {"points": N, "exact": bool, "disagreement":
+    # None or {...}}; None when no proof was checked
+    witness: dict | None = None
 
 
 def _neq(ctx: Z3Context, a: Any, b: Any) -> z3.BoolRef:
@@ -69,68 +82,127 @@ def _model_value(model: z3.ModelRef, v: z3.ExprRef) -> Any:
     raise Unsupported(f"model value {val} is not a number")
 
 
+def _encode(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
+    """Both sides, the preconditions and the difference terms, as z3 terms."""
+    vars_ = law.vars_for(instance)
+    values = [ctx.make(v) for v in vars_]
+    lhs_fn, rhs_fn = ctx.interp.rebind(law.lhs), ctx.interp.rebind(law.rhs)
+    lhs = flatten(evaluate(ctx, lambda: lhs_fn(*values, **instance)))
+    rhs = flatten(evaluate(ctx, lambda: rhs_fn(*values, **instance)))
+    pre = []
+    if law.pre is not None:
+        pre_fn = ctx.interp.rebind(law.pre)
+        pre = flatten(evaluate(ctx, lambda: list(pre_fn(*values, **instance))))
+    if len(lhs) != len(rhs):
+        raise _Malformed(f"sides have {len(lhs)} and {len(rhs)} components")
+    bound = []
+    if law.exactness == BOUNDED:
+        bnd_fn = ctx.interp.rebind(law.error_bound)
+        bound = flatten(evaluate(ctx, lambda: bnd_fn(*values, **instance)))
+        if len(bound) == 1:
+            bound = bound * len(lhs)
+        diffs = [z3.If(_as_expr(a, ctx) >= _as_expr(b, ctx), a - b, b - a) > c
+                 for a, b, c in zip(lhs, rhs, bound)]
+    else:
+        diffs = [_neq(ctx, a, b) for a, b in zip(lhs, rhs)]
+    pre = [p if z3.is_expr(p) else z3.BoolVal(bool(p)) for p in pre]
+    terms = [_as_expr(t, ctx) for t in lhs + rhs + bound] + pre
+    return vars_, terms, pre, diffs
+
+
+class _Malformed(Exception):
+    pass
+
+
+def _assume(ctx: Z3Context, terms: list, pre: list):
+    """The facts a query runs under and the assumptions stated with its answer.
+
+    Domain facts, preconditions and encoding facts first; then each partial operation's
+    condition: on the path that evaluates it when it raises in Python, where its value
+    is used otherwise. A condition the facts already imply is left out (it only slows
+    z3 down); every other one is added and *reported*."""
+    infinity.check_terms(ctx, terms + [c for _, c, _ in ctx.raising]
+                         + [c for c, _ in ctx.guarded])
+    facts = list(ctx.side) + pre + ctx.exp_facts() + ctx.infinity_facts()
+    for cond, extra in ctx.guarded:
+        if _implied(facts, cond):  # the unconditional form is easier for z3
+            facts.extend(extra)
+    assumptions = [text for text, c in ctx.assumptions if c is None]
+    conditions: list[z3.BoolRef] = []
+    needed = [(path, cond, text) for path, cond, text in ctx.raising]
+    needed += use_conditions(ctx, terms)
+    seen: set[str] = set()
+    for guard, cond, text in needed:
+        guard = z3.simplify(guard)
+        claim = cond if z3.is_true(guard) else z3.Implies(guard, cond)
+        key = claim.sexpr()
+        if key in seen or _implied(facts, claim):
+            continue
+        seen.add(key)
+        facts.append(claim)
+        conditions.append(claim)
+        assumptions.append(_short(text) if z3.is_true(guard)
+                           else f"{_short(text)} where {_short(str(guard), 60)}")
+    return facts, assumptions, conditions
+
+
 def prove(law: Law, instance: Mapping[str, Any] = {},
-          timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Proof:
-    """Prove ``law`` at one instance. ``proved`` only for an unsat query."""
+          timeout_ms: int = DEFAULT_TIMEOUT_MS, smt_dir: str | None = None,
+          witness_check: bool = True) -> Proof:
+    """Prove ``law`` at one instance. ``proved`` only for an unsat query that the
+    independent witness check (``verify.decide.witness``) does not contradict.
+    ``smt_dir``: write every query there as SMT-LIB2 (``smt.write_query``)."""
     t0 = time.perf_counter()
     ctx = Z3Context()
+    dump = smt.Dump(smt_dir, law, instance)
     try:
-        vars_ = law.vars_for(instance)
-        values = [ctx.make(v) for v in vars_]
-        lhs_fn, rhs_fn = ctx.interp.rebind(law.lhs), ctx.interp.rebind(law.rhs)
-        lhs = flatten(evaluate(ctx, lambda: lhs_fn(*values, **instance)))
-        rhs = flatten(evaluate(ctx, lambda: rhs_fn(*values, **instance)))
-        pre = []
-        if law.pre is not None:
-            pre_fn = ctx.interp.rebind(law.pre)
-            pre = flatten(evaluate(ctx, lambda: list(pre_fn(*values, **instance))))
-        if len(lhs) != len(rhs):
-            return Proof("error", f"sides have {len(lhs)} and {len(rhs)} components",
-                         seconds=time.perf_counter() - t0)
-        if law.exactness == BOUNDED:
-            bnd_fn = ctx.interp.rebind(law.error_bound)
-            bound = flatten(evaluate(ctx, lambda: bnd_fn(*values, **instance)))
-            if len(bound) == 1:
-                bound = bound * len(lhs)
-            diffs = [z3.If(_as_expr(a, ctx) >= _as_expr(b, ctx), a - b, b - a) > c
-                     for a, b, c in zip(lhs, rhs, bound)]
-        else:
-            diffs = [_neq(ctx, a, b) for a, b in zip(lhs, rhs)]
-        pre = [p if z3.is_expr(p) else z3.BoolVal(bool(p)) for p in pre]
-        facts = (list(ctx.side) + pre + ctx.exp_facts() + ctx.infinity_facts())
-        # Stated preconditions: what the functions need (denominators, log and sqrt
-        # arguments) and the domain does not already imply.
-        needed = [(lambda d=d: f"{_short(str(d))} ≠ 0", d != 0)
-                  for d in denominators(ctx, lhs + rhs + pre)]
-        needed += [(lambda t=text, c=c: f"{t}: {_short(str(c))}", c)
-                   for text, c in ctx.assumptions if c is not None]
-        assumptions = [text for text, c in ctx.assumptions if c is None]
-        for describe, cond in needed:
-            if not _implied(facts, cond):  # an implied fact only slows z3 down
-                facts.append(cond)
-                assumptions.append(describe())
+        vars_, terms, pre, diffs = _encode(law, instance, ctx)
+        facts, assumptions, conditions = _assume(ctx, terms, pre)
+    except _Malformed as exc:
+        return Proof("error", str(exc), seconds=time.perf_counter() - t0)
     except Unsupported as exc:
         return Proof("unknown", str(exc), seconds=time.perf_counter() - t0)
     encodings = ctx.encodings()
+
+    def done(status: str, **kw) -> Proof:
+        return Proof(status, assumptions=assumptions, seconds=time.perf_counter() - t0,
+                     encodings=encodings, **kw)
+
     # A proof under contradictory facts is vacuous: the domain, the preconditions and
     # the stated assumptions must have a model before unsat means anything.
     domain = z3.Solver()
     domain.set("timeout", int(min(timeout_ms, JOINT_TIMEOUT_MS)))
     domain.add(*facts)
     inhabited = domain.check()
+    dump.write(domain, "domain", inhabited, assumptions)
     if inhabited == z3.unsat:
-        return Proof("unknown", "the domain, preconditions and assumptions have no common "
-                     "point, so any claim would follow: " + "; ".join(assumptions or
-                                                                      ["(preconditions)"]),
-                     assumptions=assumptions, seconds=time.perf_counter() - t0,
-                     encodings=encodings)
+        return done("unknown", reason="the domain, preconditions and assumptions have no "
+                    "common point, so any claim would follow: "
+                    + "; ".join(assumptions or ["(preconditions)"]))
     if inhabited == z3.unknown:
         assumptions.append("the domain's consistency was not established (z3 timed out)")
+    outcome = _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptions)
+    if outcome[0] == "refuted":
+        return done("refuted", values=oracle.shrink(law, outcome[1], instance))
+    if outcome[0] == "unknown":
+        return done("unknown", reason=outcome[1])
+    if not witness_check:
+        return done("proved")
+    seen = witness.check(law, instance, ctx, vars_, facts, conditions, terms)
+    if seen["disagreement"] is not None:
+        d = seen["disagreement"]
+        return done("error", values=d["values"], witness=seen,
+                    reason=f"z3 proved {law.id} but the function disagrees at "
+                           f"{d['bindings']}: lhs = {d['lhs']}, rhs = {d['rhs']}")
+    return done("proved", witness=seen)
+
+
+def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptions):
+    """("proved", None) | ("refuted", candidate) | ("unknown", reason)."""
     # First the whole claim with a short timeout, then one query per component:
     # Or(d₁, …, dₖ) is unsat iff each dᵢ is, and z3's nonlinear arithmetic sometimes
     # does far better on the parts than on the disjunction (and sometimes worse).
     unknown_reason = ""
-    confirmed = None
     queries = [z3.Or(*diffs)] if len(diffs) > 1 else []
     queries += diffs
     for qi, diff in enumerate(queries):
@@ -142,6 +214,8 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
         solver.add(*facts)
         solver.add(diff)
         answer = solver.check()
+        dump.write(solver, "joint" if joint else f"component {qi - (len(diffs) > 1)}",
+                   answer, assumptions)
         if joint and answer == z3.unsat:
             break
         if answer == z3.sat:
@@ -154,8 +228,7 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
                 unknown_reason = str(exc)
                 continue
             if oracle.confirms(law, candidate, instance):
-                confirmed = candidate
-                break
+                return "refuted", candidate
             unknown_reason = ("z3 found a model of the encoding that the mpmath replay "
                               "does not confirm")
             continue
@@ -164,13 +237,6 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
             if "timeout" in why or "canceled" in why:
                 why = f"timed out after {timeout_ms} ms"
             unknown_reason = f"z3: {why}"
-    if confirmed is None:
-        if unknown_reason:
-            return Proof("unknown", unknown_reason, assumptions=assumptions,
-                         seconds=time.perf_counter() - t0, encodings=encodings)
-        return Proof("proved", assumptions=assumptions, seconds=time.perf_counter() - t0,
-                     encodings=encodings)
-    candidate = confirmed
-    shrunk = oracle.shrink(law, candidate, instance)
-    return Proof("refuted", values=shrunk, assumptions=assumptions,
-                 seconds=time.perf_counter() - t0, encodings=encodings)
+    if unknown_reason:
+        return "unknown", unknown_reason
+    return "proved", None

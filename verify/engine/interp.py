@@ -7,25 +7,75 @@ copies a function with those global names pointing at another interpretation's
 namespace, recursively for the project functions it calls (through globals and
 closures), so the code that runs is the code that was written.
 
-Float literals are replaced by each interpretation's exact number (the decimal the
-literal spells), so arithmetic between literals happens in the interpretation. One
-limit: Python folds constant expressions such as ``1.0 / 3.0`` when it compiles, before
-any interpretation sees them; such a folded constant is the double it produced.
+One rule for numbers written in the code: a Python float (a literal in the body, a
+module global, a closure cell or a default argument) means the exact double it denotes,
+the value the user's Python program computes with. ``0.1`` is
+0.1000000000000000055511151231257827…, as an exact rational in z3 and in the exact
+interpretation, as an mpf holding exactly that double in mpmath (exact at every working
+precision of 53 bits or more, so no precision is frozen in), and as itself in torch and
+numpy (rounded to the tensor's dtype there, as Python does). Arithmetic between two
+literals then happens in the interpretation. One limit: Python folds constant expressions
+such as ``1.0 / 3.0`` when it compiles, before any interpretation sees them; such a folded
+constant is the double it produced, which is what the program computes with too.
+
+Library code is recognised by where it lives (the standard library, site-packages,
+built-in modules), never by its module's name, so a user module named ``z3helpers`` or
+``numpy_utils`` is rebound like any other user code.
 """
 from __future__ import annotations
 
 import math
+import os
+import sys
+import sysconfig
 import types
+from fractions import Fraction
 from typing import Any, Callable
 
 import mpmath
 
-# Module roots whose functions are library code, never rebound.
-_LIBRARY_ROOTS = {
-    "builtins", "math", "z3", "mpmath", "numpy", "torch", "triton", "functools",
-    "itertools", "operator", "statistics", "random", "typing", "hypothesis", "collections",
-    "fractions", "decimal", "dataclasses", "abc", "enum", "copy", "heapq", "bisect",
-}
+
+def _library_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    dirs = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib", "purelib", "platlib")
+            if paths.get(k)}
+    dirs.add(os.path.realpath(os.path.dirname(os.__file__)))
+    return tuple(d.rstrip(os.sep) + os.sep for d in dirs)
+
+
+_LIBRARY_DIRS = _library_dirs()
+# Code objects of rebound @triton.jit functions (and the code nested in them): there
+# ``/`` gives ±∞ or NaN instead of raising.
+JIT_CODES: set[types.CodeType] = set()
+
+
+def _add_jit_code(code: types.CodeType) -> None:
+    JIT_CODES.add(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _add_jit_code(const)
+_FILE_VERDICTS: dict[str, bool] = {}
+
+
+def is_library_file(filename: str | None) -> bool:
+    """Whether code from ``filename`` is library code (stdlib, site-packages, frozen or
+    built-in), by its location on disk."""
+    if not filename:
+        return True
+    known = _FILE_VERDICTS.get(filename)
+    if known is None:
+        if filename.startswith("<"):  # <frozen ...>, <string>: frozen stdlib or exec'd
+            known = filename.startswith("<frozen")
+        else:
+            known = os.path.realpath(filename).startswith(_LIBRARY_DIRS)
+        _FILE_VERDICTS[filename] = known
+    return known
+
+
+def is_library_module(module: types.ModuleType) -> bool:
+    """A module is library code when it has no source file (built-in) or its file lies
+    in the standard library or site-packages."""
+    return is_library_file(getattr(module, "__file__", None))
 
 
 class Namespace(types.SimpleNamespace):
@@ -82,6 +132,8 @@ class Interpretation:
         self._cache: dict[int, tuple[Callable, Callable]] = {}
 
     def module_stand_in(self, module: types.ModuleType) -> Any:
+        if not is_library_module(module):
+            return None
         name = module.__name__
         if name in ("triton.language", "triton.language.core"):
             return self.tl
@@ -95,6 +147,7 @@ class Interpretation:
 
     def rebind(self, fn: Callable) -> Callable:
         """``fn`` with its vocabulary pointing at this interpretation."""
+        jit = callable(getattr(fn, "fn", None))
         fn = unwrap(fn)
         if not isinstance(fn, types.FunctionType) or _is_library(fn):
             return fn
@@ -104,10 +157,15 @@ class Interpretation:
             return cached[1]
         new_globals: dict[str, Any] = {}
         code = fn.__code__ if self.literal is None else _map_literals(fn.__code__, self.literal)
-        out = types.FunctionType(code, new_globals, fn.__name__, fn.__defaults__,
+        if jit:
+            _add_jit_code(code)
+        defaults = (None if fn.__defaults__ is None else
+                    tuple(self._number(d) for d in fn.__defaults__))
+        out = types.FunctionType(code, new_globals, fn.__name__, defaults,
                                  None if fn.__closure__ is None else
                                  tuple(types.CellType() for _ in fn.__closure__))
-        out.__kwdefaults__ = fn.__kwdefaults__
+        out.__kwdefaults__ = (None if fn.__kwdefaults__ is None else
+                              {k: self._number(v) for k, v in fn.__kwdefaults__.items()})
         self._cache[key] = (fn, out)  # before recursing: recursive functions terminate
         new_globals.update(fn.__globals__)
         for name in _global_names(fn.__code__):
@@ -123,12 +181,21 @@ class Interpretation:
                     pass
         return out
 
+    def _number(self, value: Any) -> Any:
+        """A finite Python float (global, closure cell, default) read by the literal
+        rule; anything else unchanged."""
+        if self.literal is not None and type(value) is float and math.isfinite(value):
+            return self.literal(value)
+        return value
+
     def _translate(self, value: Any) -> Any:
+        if type(value) is float:
+            return self._number(value)
         if isinstance(value, types.ModuleType):
             stand_in = self.module_stand_in(value)
             if stand_in is not None:
                 return stand_in
-            if value.__name__.split(".")[0] in _LIBRARY_ROOTS:
+            if is_library_module(value):
                 return value
             return _ModuleProxy(value, self)
         if callable(value) and (hasattr(value, "fn") or isinstance(value, types.FunctionType)):
@@ -181,17 +248,83 @@ def unwrap(fn: Callable) -> Callable:
 
 
 def _is_library(fn: types.FunctionType) -> bool:
-    module = fn.__module__ or ""
-    return module.split(".")[0] in _LIBRARY_ROOTS
+    return is_library_file(fn.__code__.co_filename)
 
 
 # --------------------------------------------------------------------------- mpmath
+# Each name keeps the semantics of the library it stands for: Python's builtin max/min
+# return the first argument unless the second compares greater (smaller), so
+# max(nan, 1) is nan and max(1, nan) is 1; tl/torch/numpy maximum and minimum propagate
+# NaN; numpy's fmax/fmin ignore it; math.sqrt/math.log raise on a negative (or zero)
+# argument as Python does, while tl/torch/numpy return NaN (and log(0) = −∞).
 def _mp_max(a, b):
-    return a if a >= b else b
+    return b if b > a else a
 
 
 def _mp_min(a, b):
+    return b if b < a else a
+
+
+def _is_nan_value(x) -> bool:
+    return isinstance(x, mpmath.mpf) and mpmath.isnan(x)
+
+
+def _mp_maximum(a, b):
+    if _is_nan_value(a) or _is_nan_value(b):
+        return mpmath.nan
+    return a if a >= b else b
+
+
+def _mp_minimum(a, b):
+    if _is_nan_value(a) or _is_nan_value(b):
+        return mpmath.nan
     return a if a <= b else b
+
+
+def _mp_fmax(a, b):
+    if _is_nan_value(a):
+        return b
+    if _is_nan_value(b):
+        return a
+    return a if a >= b else b
+
+
+def _mp_fmin(a, b):
+    if _is_nan_value(a):
+        return b
+    if _is_nan_value(b):
+        return a
+    return a if a <= b else b
+
+
+def _float_sqrt(x):
+    x = mpmath.mpf(x)
+    return mpmath.nan if x < 0 else mpmath.sqrt(x)
+
+
+def _float_log(x):
+    x = mpmath.mpf(x)
+    return mpmath.nan if x < 0 else mpmath.log(x)
+
+
+def _python_sqrt(x):
+    x = mpmath.mpf(x)
+    if x < 0:
+        raise ValueError("math domain error")
+    return mpmath.sqrt(x)
+
+
+def _python_log(x, base=None):
+    x = mpmath.mpf(x)
+    if x <= 0:
+        raise ValueError("math domain error")
+    return mpmath.log(x) if base is None else mpmath.log(x, base)
+
+
+def exact_double_mpf(x: float) -> mpmath.mpf:
+    """The double ``x`` as an mpf, exactly (independent of the working precision)."""
+    q = Fraction(x)
+    return mpmath.mp.make_mpf(mpmath.libmp.from_rational(q.numerator, q.denominator, 64))
 
 
 def variadic(binary: Callable[[Any, Any], Any], builtin: Callable) -> Callable:
@@ -218,25 +351,26 @@ def _mp_where(c, a, b):
 
 def make_mpmath() -> Interpretation:
     tl = Namespace(
-        "tl", maximum=_mp_max, minimum=_mp_min, where=_mp_where, exp=mpmath.exp,
-        log=mpmath.log, sqrt=mpmath.sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
+        "tl", maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where, exp=mpmath.exp,
+        log=_float_log, sqrt=_float_sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
         log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
         sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), cdiv=lambda a, b: -(-a // b),
         float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
-        "math", exp=mpmath.exp, log=mpmath.log, sqrt=mpmath.sqrt, fabs=abs,
+        "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
         inf=mpmath.inf, pi=mpmath.pi, e=mpmath.e, isinf=mpmath.isinf, isnan=mpmath.isnan,
         log1p=mpmath.log1p, expm1=mpmath.expm1, tanh=mpmath.tanh, sin=mpmath.sin,
         cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor, ceil=mpmath.ceil,
         copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot)
     np = Namespace(
-        "np", fallback=_numpy(), maximum=_mp_max, minimum=_mp_min, where=_mp_where, exp=mpmath.exp,
-        log=mpmath.log, sqrt=mpmath.sqrt, abs=abs, inf=mpmath.inf, tanh=mpmath.tanh,
-        log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_max, fmin=_mp_min,
+        "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
+        exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
+        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
+        fmin=_mp_fmin,
         hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign)
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min), "abs": abs},
-                          np=np, torch=np, literal=lambda x: mpmath.mpf(repr(x)))
+                          np=np, torch=np, literal=exact_double_mpf)
 
 
 # --------------------------------------------------------------------------- torch / numpy
@@ -275,9 +409,18 @@ def make_torch() -> Interpretation:
                        isinf=_unary(torch.isinf), isnan=_unary(torch.isnan), **unary)
     np = Namespace("np", fallback=_numpy(), maximum=maximum, minimum=minimum, where=where,
                    abs=vabs,
-                   inf=math.inf, fmax=maximum, fmin=minimum, pi=math.pi, **unary)
-    return Interpretation("torch", tl, mathns, {"max": variadic(maximum, max),
-                                                "min": variadic(minimum, min), "abs": vabs},
+                   inf=math.inf, fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
+                   fmin=lambda a, b: torch.fmin(*_tensors(a, b)), pi=math.pi, **unary)
+    def py_max(a, b):  # Python's max: the first unless the second is greater
+        a, b = _tensors(a, b)
+        return torch.where(b > a, b, a)
+
+    def py_min(a, b):
+        a, b = _tensors(a, b)
+        return torch.where(b < a, b, a)
+
+    return Interpretation("torch", tl, mathns, {"max": variadic(py_max, max),
+                                                "min": variadic(py_min, min), "abs": vabs},
                           np=np, torch=np)
 
 
@@ -309,8 +452,14 @@ def make_numpy() -> Interpretation:
                    sigmoid=lambda x: 1 / (1 + numpy.exp(-x)), **unary)
     mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, pi=math.pi, e=math.e,
                        isinf=numpy.isinf, isnan=numpy.isnan, **unary)
-    return Interpretation("numpy", tl, mathns, {"max": variadic(numpy.maximum, max),
-                                                "min": variadic(numpy.minimum, min),
+    def py_max(a, b):  # Python's max: the first unless the second is greater
+        return numpy.where(b > a, b, a)
+
+    def py_min(a, b):
+        return numpy.where(b < a, b, a)
+
+    return Interpretation("numpy", tl, mathns, {"max": variadic(py_max, max),
+                                                "min": variadic(py_min, min),
                                                 "abs": numpy.abs},
                           np=None, torch=None)
 
@@ -318,3 +467,43 @@ def make_numpy() -> Interpretation:
 def call(interp: Interpretation, fn: Callable, *args: Any, **kwargs: Any) -> Any:
     return interp.rebind(fn)(*args, **kwargs)
 
+
+
+# --------------------------------------------------------------------------- exact
+class Inexact(Unsupported):
+    """An operation whose value is not a rational (exp, log, sqrt, ±∞)."""
+
+
+def make_exact() -> Interpretation:
+    """Values are ``fractions.Fraction`` (and ints): exact rational arithmetic, used to
+    replay a function where its sides are rational. exp/log/sqrt raise ``Inexact``; an
+    infinity turns into a float, which the caller sees as a non-rational result."""
+    def refuse(name):
+        def f(*_a, **_k):
+            raise Inexact(f"{name} is not rational")
+        return f
+
+    def where(c, a, b):
+        return a if c else b
+
+    def maximum(a, b):
+        return a if a >= b else b
+
+    def minimum(a, b):
+        return a if a <= b else b
+
+    common = dict(maximum=maximum, minimum=minimum, where=where, abs=abs,
+                  fma=lambda a, b, c: a * b + c, exp=refuse("exp"), log=refuse("log"),
+                  sqrt=refuse("sqrt"), exp2=refuse("exp2"), log2=refuse("log2"),
+                  sigmoid=refuse("sigmoid"), tanh=refuse("tanh"), log1p=refuse("log1p"),
+                  expm1=refuse("expm1"), inf=math.inf)
+    tl = Namespace("tl", cdiv=lambda a, b: -(-a // b), float32=None, float64=None,
+                   int32=None, int64=None, **common)
+    mathns = Namespace("math", fabs=abs, pi=refuse("pi"), floor=math.floor,
+                       ceil=math.ceil, **common)
+    np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
+                   (x > 0) - (x < 0), **common)
+    return Interpretation("exact", tl, mathns,
+                          {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
+                           "abs": abs},
+                          np=np, torch=np, literal=Fraction)

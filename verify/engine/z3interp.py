@@ -10,38 +10,82 @@
   real Eᵥ, the exponential the monomial Π Eᵥ^cᵥ, with order preservation
   (u ≥ v) == (Eᵤ ≥ Eᵥ) and (v ≥ 0) == (Eᵥ ≥ 1). This over-approximates exp, so an unsat
   query is a proof and a sat model is only a candidate, replayed before it is believed.
-- ``log(x)`` is a fresh base y with Eᵧ = x (x > 0 is recorded as an assumption);
-  ``sqrt(x)`` a fresh r ≥ 0 with r² = x (x ≥ 0 recorded).
-- ±∞ literals become symbols below (above) every variable; the assumption is recorded.
-- Every denominator that is not a numeral or a monomial of Eᵥ is recorded and assumed
-  nonzero, so no proof rests on z3's arbitrary value for x/0.
+- ``log(x)`` is a fresh base y with ``x > 0 ⇒ Eᵧ = x``; ``sqrt(x)`` a fresh r with
+  ``x ≥ 0 ⇒ r ≥ 0 ∧ r² = x``. The facts hold only where the argument is in the
+  function's domain, so a root or a log on one branch never shrinks the domain of another.
+- Side conditions belong to paths. An operation that raises in Python (``math.sqrt``,
+  ``math.log``, ``/`` outside a ``@triton.jit`` function) records ``path ⇒ condition``
+  when it runs, path being the branch choices taken so far (``raising``). Every partial
+  operation (division, root, log, whichever library) also needs its condition where its
+  value is *used*: ``verify.engine.definedness`` walks the result and guards each one
+  with the ``If`` conditions above it, so ``where(s ≥ 0, √s, −√−s)`` needs nothing.
+- ±∞ literals become symbols below (above) every variable; the assumption is recorded,
+  and ``verify.engine.infinity`` refuses (``Unsupported``) any use that a test or an
+  operation could tell apart from the real infinity.
+- Python's ``if`` on a symbolic condition forks; z3's own code keeps z3's structural
+  ``__bool__``. Both are recognised by where the calling code lives (z3's package
+  directory, the checker's), never by a module name.
 """
 from __future__ import annotations
 
 import contextlib
 import math
+import os
 import sys
 from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 import z3
 
 from laws.core import Var
+import verify
+from verify.engine import interp as _interp
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, shape_like
 
 MAX_PATHS = 256
 MAX_BRANCHES_PER_PATH = 64
 
+_Z3_DIR = os.path.realpath(os.path.dirname(z3.__file__)) + os.sep
+_CHECKER_DIR = os.path.realpath(os.path.dirname(verify.__file__)) + os.sep
+_DIR_OF: dict[str, tuple[bool, bool]] = {}
+
+
+def _origin(filename: str) -> tuple[bool, bool]:
+    """(is z3's own code, is the checker's own code) for a code object's file."""
+    known = _DIR_OF.get(filename)
+    if known is None:
+        real = os.path.realpath(filename) if not filename.startswith("<") else filename
+        known = (real.startswith(_Z3_DIR), real.startswith(_CHECKER_DIR))
+        _DIR_OF[filename] = known
+    return known
+
+
+@dataclass
+class Partial:
+    """A fresh symbol standing for a partial operation's value."""
+    kind: str            # "log" | "sqrt"
+    arg: Any             # the argument term
+    condition: Any       # where the operation is defined
+    text: str            # how the condition is described
+
 
 class Z3Context:
     """Fresh symbols and side conditions for one query."""
 
     def __init__(self) -> None:
-        self.side: list[z3.BoolRef] = []        # facts about fresh symbols
-        self.assumptions: list[tuple[str, Any]] = []  # (text, condition or None)
+        self.side: list[z3.BoolRef] = []        # domain facts and facts about fresh symbols
+        self.domain: list[z3.BoolRef] = []      # the declared domains of the variables
+        self.assumptions: list[tuple[str, Any]] = []  # (text, None): encoding notes
         self.log_symbols: set[int] = set()     # fresh symbols standing for log/sqrt
+        self.partial: dict[int, Partial] = {}  # fresh symbol id -> its operation
+        self.guarded: list[tuple[z3.BoolRef, list[z3.BoolRef]]] = []  # (cond, facts)
+        # (path, condition, text): operations that raise in Python when evaluated
+        self.raising: list[tuple[z3.BoolRef, z3.BoolRef, str]] = []
+        self.branch_conditions: list[z3.BoolRef] = []  # every forked condition
+        self.exp_base: dict[int, z3.ArithRef] = {}  # E symbol id -> its base
         self.variables: dict[str, z3.ExprRef] = {}  # law variable components by name
         self._exp: dict[int, z3.ArithRef] = {}  # base id -> E symbol
         self._bases: dict[int, z3.ArithRef] = {}
@@ -66,14 +110,10 @@ class Z3Context:
         else:
             v = z3.Real(label)
         self.variables[label] = v
-        if domain == "positive":
-            self.side.append(v > 0)
-        elif domain in ("nonneg", "natural"):
-            self.side.append(v >= 0)
-        elif domain == "unit":
-            self.side.extend([v >= 0, v <= 1])
-        elif domain == "small":
-            self.side.extend([v >= 0, v <= 3])
+        facts = {"positive": [v > 0], "nonneg": [v >= 0], "natural": [v >= 0],
+                 "unit": [v >= 0, v <= 1], "small": [v >= 0, v <= 3]}.get(domain, [])
+        self.side.extend(facts)
+        self.domain.extend(facts)
         return v
 
     def fresh(self, prefix: str) -> z3.ArithRef:
@@ -127,12 +167,16 @@ class Z3Context:
             e = z3.Real(f"E[{base}]")
             self._exp[key] = e
             self._bases[key] = base
+            self.exp_base[e.get_id()] = base
             self._e_ids.add(e.get_id())
             self.side.append(e > 0)
         return self._exp[key]
 
     def exp(self, t: Any) -> Any:
         t = self.const(t)
+        if self._inf and z3.is_expr(t):
+            from verify.engine.infinity import check_term
+            check_term(self, t)  # exp(∞ − ∞) is NaN, not exp(0)
         if not z3.is_expr(t):
             value = Fraction(t)
             if value == 0:
@@ -161,19 +205,36 @@ class Z3Context:
         top = _product(num)
         return top if not den else top / _product(den)
 
-    def log(self, x: Any) -> Any:
+    def log(self, x: Any, raises: bool = False) -> Any:
+        """A fresh base y with Eᵧ = x where x > 0. ``raises``: Python's math.log,
+        which raises outside its domain (the condition then holds on the whole path)."""
+        x = _as_expr(self.const(x), self)
         y = self.fresh("log")
-        self.log_symbols.add(y.get_id())
-        self.side.append(self._E(y) == x)
-        self.assumptions.append(("log argument positive", x > 0))
+        self._partial(y, "log", x, x > 0, "log argument positive", [self._E(y) == x],
+                      raises)
         return y
 
-    def sqrt(self, x: Any) -> Any:
+    def sqrt(self, x: Any, raises: bool = False) -> Any:
+        x = _as_expr(self.const(x), self)
         r = self.fresh("sqrt")
-        self.log_symbols.add(r.get_id())
-        self.side.extend([r >= 0, r * r == x])
-        self.assumptions.append(("sqrt argument nonnegative", x >= 0))
+        self._partial(r, "sqrt", x, x >= 0, "sqrt argument nonnegative",
+                      [r >= 0, r * r == x], raises)
         return r
+
+    def _partial(self, sym, kind, arg, cond, text, facts, raises) -> None:
+        self.log_symbols.add(sym.get_id())
+        self.partial[sym.get_id()] = Partial(kind, arg, cond, text)
+        self.guarded.append((cond, facts))
+        self.side.append(z3.Implies(cond, z3.And(*facts)))
+        if raises:
+            self.record_raising(cond, text)
+
+    def record_raising(self, cond: z3.BoolRef, text: str) -> None:
+        """An operation that raises in Python unless ``cond``: needed on this path."""
+        taken = _ACTIVE[-1].taken if _ACTIVE else []
+        path = z3.And(*[c if choice else z3.Not(c) for c, choice in taken]) \
+            if taken else z3.BoolVal(True)
+        self.raising.append((path, cond, text))
 
     def mentions_fresh(self, t: Any) -> bool:
         """Whether a term contains a log/sqrt symbol (then compare through exp)."""
@@ -252,21 +313,35 @@ class Z3Context:
                 raise Unsupported(f"{name} has no z3 encoding")
             return f
 
+        def math_log(x, base=None):
+            if base is not None:
+                raise Unsupported("math.log with a base has no z3 encoding")
+            return ctx.log(x, raises=True)
+
         common = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute,
                       exp=ctx.exp, log=ctx.log, sqrt=ctx.sqrt,
                       fma=lambda a, b, c: a * b + c)
         tl = Namespace("tl", exp2=unsupported("exp2"), log2=unsupported("log2"),
                        sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
         mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp,
-                           log=ctx.log, sqrt=ctx.sqrt, tanh=unsupported("tanh"),
-                           log1p=lambda x: ctx.log(1 + x), expm1=lambda x: ctx.exp(x) - 1)
+                           log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
+                           tanh=unsupported("tanh"),
+                           log1p=lambda x: ctx.log(1 + x, raises=True),
+                           expm1=lambda x: ctx.exp(x) - 1)
         import numpy
         npns = Namespace("np", fallback=numpy, fmax=maximum, fmin=minimum, inf=float("inf"),
                          tanh=unsupported("tanh"), **common)
         return Interpretation("z3", tl, mathns,
                               {"max": variadic(maximum, max),
                                "min": variadic(minimum, min), "abs": absolute},
-                              np=npns, torch=npns, literal=lambda x: z3.RealVal(repr(x)))
+                              np=npns, torch=npns, literal=_exact_real)
+
+
+def _exact_real(x: float) -> z3.ArithRef:
+    """A float literal as the exact rational value of the double it denotes."""
+    if math.isinf(x) or math.isnan(x):
+        return x  # handled by Z3Context.const (an infinity symbol, or unsupported)
+    return _ORIGINAL_REALVAL(Fraction(x))
 
 
 def _product(items):
@@ -360,8 +435,7 @@ def _forking_bool(self):
         return True
     if z3.is_false(self):
         return False
-    caller = sys._getframe(1).f_globals.get("__name__", "")
-    if not _ACTIVE or caller.startswith("z3"):
+    if not _ACTIVE or _origin(sys._getframe(1).f_code.co_filename)[0]:
         return _ORIGINAL_BOOL(self)
     simplified = z3.simplify(self)
     if z3.is_true(simplified):
@@ -374,6 +448,8 @@ def _forking_bool(self):
         raise Unsupported(f"more than {MAX_BRANCHES_PER_PATH} symbolic branches on one path")
     choice = br.prefix[i] if i < len(br.prefix) else True
     br.taken.append((self, choice))
+    if _CTX_FOR_INF:
+        _CTX_FOR_INF[-1].branch_conditions.append(self)
     return choice
 
 
@@ -387,8 +463,7 @@ def _refusing_hash(self):
     # A dict, set or Counter keyed by symbolic values would compare keys by their
     # structural hash and never ask whether two symbols are equal: no fork, a wrong
     # answer. Library code (z3's own, the checker's) may still hash terms.
-    caller = sys._getframe(1).f_globals.get("__name__", "")
-    if not _ACTIVE or caller.startswith(("z3", "verify.")):
+    if not _ACTIVE or any(_origin(sys._getframe(1).f_code.co_filename)):
         return self.hash()
     raise Unsupported("the function hashes a symbolic value (dict, set, Counter, "
                       "statistics.mode...), which the prover cannot follow")
@@ -398,12 +473,48 @@ _CTX_FOR_INF: list[Z3Context] = []
 
 
 def _realval(val, ctx=None):
-    if isinstance(val, float) and _CTX_FOR_INF:
-        if math.isinf(val):
+    if isinstance(val, float):
+        if _CTX_FOR_INF and math.isinf(val):
             return _CTX_FOR_INF[-1].infinity(1 if val > 0 else -1)
-        if math.isnan(val):
+        if _CTX_FOR_INF and math.isnan(val):
             raise Unsupported("NaN literal has no real meaning")
+        if math.isfinite(val):  # the double itself, not the decimal its repr spells
+            return _ORIGINAL_REALVAL(Fraction(val), ctx)
     return _ORIGINAL_REALVAL(val, ctx)
+
+
+_ORIGINAL_DIV = z3.ArithRef.__truediv__
+_ORIGINAL_RDIV = z3.ArithRef.__rtruediv__
+
+
+def _record_division(den) -> None:
+    """Python's ``/`` raises on a zero denominator; inside a ``@triton.jit`` function it
+    gives ±∞ or NaN instead, which matters only where the value is used."""
+    frame = sys._getframe(2)
+    if any(_origin(frame.f_code.co_filename)) or frame.f_code in _interp.JIT_CODES:
+        return
+    try:
+        den = _as_expr(den)
+    except Unsupported:
+        return  # not a number: z3 itself will refuse the division
+    if z3.is_rational_value(den) or z3.is_int_value(den) or not z3.is_arith(den):
+        return
+    ctx = _CTX_FOR_INF[-1]
+    if ctx.is_exp_monomial(den):
+        return
+    ctx.record_raising(den != 0, " ".join(str(den).split()) + " ≠ 0")
+
+
+def _dividing(self, other):
+    if _CTX_FOR_INF:
+        _record_division(other)
+    return _ORIGINAL_DIV(self, other)
+
+
+def _rdividing(self, other):
+    if _CTX_FOR_INF:
+        _record_division(self)
+    return _ORIGINAL_RDIV(self, other)
 
 
 @contextlib.contextmanager
@@ -414,6 +525,8 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
     for cls in _HASHED:
         cls.__hash__ = _refusing_hash
     z3.z3.RealVal = _realval
+    z3.ArithRef.__truediv__ = _dividing
+    z3.ArithRef.__rtruediv__ = _rdividing
     try:
         yield
     finally:
@@ -424,6 +537,8 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
             for cls in _HASHED:
                 cls.__hash__ = _ORIGINAL_HASH[cls]
             z3.z3.RealVal = _ORIGINAL_REALVAL
+            z3.ArithRef.__truediv__ = _ORIGINAL_DIV
+            z3.ArithRef.__rtruediv__ = _ORIGINAL_RDIV
 
 
 def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
@@ -491,23 +606,3 @@ def _as_expr(x, ctx: Z3Context | None = None):
     if isinstance(x, (int, Fraction)):
         return z3.RealVal(x)
     raise Unsupported(f"a {type(x).__name__} value has no z3 meaning")
-
-
-def denominators(ctx: Z3Context, terms: list[Any]) -> list[z3.ArithRef]:
-    """Non-numeral denominators in the terms (excluding exp monomials)."""
-    seen: set[int] = set()
-    found: dict[int, z3.ArithRef] = {}
-    stack = [t for t in terms if z3.is_expr(t)]
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_app(t):
-            if t.decl().kind() in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV):
-                den = t.arg(1)
-                if not (z3.is_rational_value(den) or z3.is_int_value(den)
-                        or ctx.is_exp_monomial(den)):
-                    found[den.get_id()] = den
-            stack.extend(t.children())
-    return list(found.values())

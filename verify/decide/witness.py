@@ -1,0 +1,243 @@
+"""The independent check of a proof: run the original function where the proof speaks.
+
+z3 proves a claim about an *encoding* of the function; an encoding can be wrong in ways
+nobody foresaw. Before ``proved`` is reported, ``check`` evaluates the law's original
+sides (not the encoding) on points of the declared domain:
+
+- small integers and halves (and a few large values, where a stand-in for ±∞ or an
+  overflow-prone form would show), drawn deterministically;
+- the boundary of every branch condition the z3 run met (Python ``if`` forks, the
+  conditions of ``where``/``max``/``min``/``abs``): a model of ``t₁ = t₂`` for each
+  comparison ``t₁ ⋚ t₂``, inside the domain and the stated assumptions;
+- every region the proof left out: a model of the negation of each stated assumption.
+  A disagreement there is expected (that is why the assumption is stated) and is only
+  recorded.
+
+Each point is evaluated exactly with ``fractions.Fraction`` when both sides are
+rational there, else with the mpmath oracle (two precisions, its noise rule, NaN
+against a number is a difference). A disagreement at a point of the domain that meets
+every stated assumption is a *confirmed* counterexample to the proof: the caller turns
+the verdict into ``error``. Points where the function raises (x/0, a log of a negative
+in ``math``) are undefined there and decide nothing.
+
+What it does not cover: it is a finite sample, so it can miss a wrong encoding whose
+error avoids every point drawn; it never upgrades anything to a proof.
+"""
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+from typing import Any, Mapping
+
+import mpmath
+import z3
+
+from laws.core import BOUNDED, Law
+from verify.decide import oracle
+from verify.engine.interp import make_exact
+from verify.engine.shapes import component_names, flatten, shape_like
+
+GRID_POINTS = 24          # small integers and halves
+BOUNDARY_QUERIES = 12     # branch conditions whose boundary is solved for
+EXCLUDED_QUERIES = 6      # assumptions whose negation is solved for
+QUERY_MS = 200            # one z3 model query
+TIME_BUDGET = 3.0         # seconds for evaluating points (the queries stop earlier)
+EXACT = make_exact()
+
+_SMALL = [0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3, Fraction(5, 2)]
+_LARGE = [2 ** 40, -(2 ** 40), Fraction(3, 2) * 2 ** 60, -(2 ** 62) - 1]
+
+
+def _allowed(domain: str) -> list[Any]:
+    if domain in ("integer",):
+        return [x for x in _SMALL if isinstance(x, int)]
+    if domain == "natural":
+        return [0, 1, 2, 3, 5]
+    if domain == "small":
+        return [0, 1, 2, 3]
+    if domain == "positive":
+        return [1, 2, Fraction(1, 2), 3, Fraction(5, 2)]
+    if domain == "nonneg":
+        return [0, 1, 2, Fraction(1, 2), 3]
+    if domain == "unit":
+        return [0, 1, Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)]
+    return list(_SMALL)
+
+
+def _grid(vars_, seed: int = 0) -> list[list[Any]]:
+    doms = [d for v in vars_ for d in v.component_domains()]
+    rng = random.Random(seed)
+    rows = [[_allowed(d)[0] for d in doms], [_allowed(d)[1] for d in doms]]
+    for _ in range(GRID_POINTS - 2):
+        rows.append([rng.choice(_allowed(d)) for d in doms])
+    for big in _LARGE:
+        rows.append([big if d == "real" else rng.choice(_allowed(d)) for d in doms])
+    return [_shaped(vars_, r) for r in rows]
+
+
+def _shaped(vars_, flat: list[Any]) -> list[Any]:
+    out, k = [], 0
+    for v in vars_:
+        size = len(v.component_domains())
+        out.append(shape_like(v, flat[k:k + size]))
+        k += size
+    return out
+
+
+# ----------------------------------------------------------------------------- conditions
+def _comparisons(ctx, terms: list) -> list[z3.BoolRef]:
+    """Atomic comparisons among the forked conditions and the If conditions."""
+    found: dict[int, z3.BoolRef] = {}
+    seen: set[int] = set()
+    stack = list(ctx.branch_conditions) + [t for t in terms if z3.is_expr(t)]
+    cmp_kinds = (z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT, z3.Z3_OP_EQ,
+                 z3.Z3_OP_DISTINCT)
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen or not z3.is_app(t):
+            continue
+        seen.add(t.get_id())
+        k = t.decl().kind()
+        if k in cmp_kinds and t.num_args() == 2 and z3.is_arith(t.arg(0)):
+            found.setdefault(t.get_id(), t)
+        stack.extend(t.children())
+    return list(found.values())
+
+
+def _model_point(ctx, vars_, facts: list, extra: z3.BoolRef) -> list[Any] | None:
+    solver = z3.Solver()
+    solver.set("timeout", QUERY_MS)
+    solver.add(*facts)
+    solver.add(extra)
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    flat = []
+    for v, doms in ((v, v.component_domains()) for v in vars_):
+        for name, dom in zip(component_names(v), doms):
+            val = model.eval(ctx.variables[name], model_completion=True)
+            q = _rational(val)
+            if q is None:
+                return None
+            flat.append(int(q) if dom in ("integer", "natural", "small") else q)
+    return _shaped(vars_, flat)
+
+
+def _rational(val) -> Fraction | None:
+    if z3.is_int_value(val):
+        return Fraction(val.as_long())
+    if z3.is_rational_value(val):
+        return Fraction(val.numerator_as_long(), val.denominator_as_long())
+    if z3.is_algebraic_value(val):
+        approx = val.approx(40)
+        return Fraction(approx.numerator_as_long(), approx.denominator_as_long())
+    return None
+
+
+# ----------------------------------------------------------------------------- evaluation
+def _exact_sides(law: Law, values, instance):
+    """Both sides in exact rational arithmetic, or None where they are not rational."""
+    vals = [shape_like(v, [Fraction(x) if not isinstance(x, int) else x
+                           for x in flatten(val)])
+            for v, val in zip(law.vars_for(instance), values)]
+    try:
+        lhs = flatten(EXACT.rebind(law.lhs)(*vals, **instance))
+        rhs = flatten(EXACT.rebind(law.rhs)(*vals, **instance))
+    except (ZeroDivisionError, ValueError):
+        raise
+    except Exception:  # exp, an infinity, a float somewhere: not rational
+        return None
+    if law.exactness == BOUNDED or len(lhs) != len(rhs):
+        return None
+    if all(isinstance(x, (int, Fraction)) for x in lhs + rhs):
+        return lhs, rhs
+    return None
+
+
+def _compare(law: Law, values, instance) -> tuple[str, bool, dict | None]:
+    """("agree" | "differ" | "undefined", exact, detail)."""
+    try:
+        exact = _exact_sides(law, values, instance)
+        if exact is not None:
+            lhs, rhs = exact
+            if all(a == b for a, b in zip(lhs, rhs)):
+                return "agree", True, None
+            return "differ", True, {"lhs": oracle.plain(_one(lhs)),
+                                    "rhs": oracle.plain(_one(rhs))}
+        g = oracle.gap(law, values, instance)
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        return "undefined", False, None
+    if g.differs:
+        return "differ", False, {"lhs": oracle.plain(g.lhs), "rhs": oracle.plain(g.rhs)}
+    return "agree", False, None
+
+
+def _one(xs: list) -> Any:
+    return xs[0] if len(xs) == 1 else xs
+
+
+def _meets(ctx, vars_, base: list, conditions: list, values) -> bool:
+    """Whether the point meets every stated assumption (z3 decides, with the encoding's
+    facts for any fresh symbol in them); unknown counts as not met."""
+    if not conditions:
+        return True
+    solver = z3.Solver()
+    solver.set("timeout", 1000)
+    solver.add(*base)
+    for v, val in zip(vars_, values):
+        for name, x in zip(component_names(v), flatten(val)):
+            solver.add(ctx.variables[name] == z3.RealVal(Fraction(x))
+                       if z3.is_real(ctx.variables[name]) else
+                       ctx.variables[name] == int(x))
+    solver.add(z3.Not(z3.And(*conditions)))
+    return solver.check() == z3.unsat
+
+
+# ----------------------------------------------------------------------------- the check
+def check(law: Law, instance: Mapping[str, Any], ctx, vars_, facts: list,
+          conditions: list, terms: list) -> dict:
+    """Run the original sides on points of the domain; see the module docstring.
+    ``facts``: the proof's facts (domain, preconditions, encoding, assumptions);
+    ``conditions``: the stated assumptions among them; ``terms``: the encoded sides."""
+    t0 = time.perf_counter()
+    cond_ids = {c.get_id() for c in conditions}
+    base = [f for f in facts if f.get_id() not in cond_ids]
+    points: list[tuple[str, list[Any]]] = [("grid", p) for p in _grid(vars_)]
+    for cmp in _comparisons(ctx, terms)[:BOUNDARY_QUERIES]:
+        p = _model_point(ctx, vars_, facts, cmp.arg(0) == cmp.arg(1))
+        if p is not None:
+            points.append(("boundary", p))
+    for cond in conditions[:EXCLUDED_QUERIES]:
+        p = _model_point(ctx, vars_, base, z3.Not(cond))
+        if p is not None:
+            points.append(("excluded", p))
+    out = {"points": 0, "exact": True, "disagreement": None, "boundary": 0,
+           "excluded": 0, "undefined": 0, "excluded_disagreements": 0}
+    for kind, values in points:
+        if time.perf_counter() - t0 > TIME_BUDGET:
+            break
+        if not oracle.preconditions_hold(law, values, instance):
+            continue
+        with mpmath.workprec(oracle.PREC):
+            seen, exact, detail = _compare(law, values, instance)
+        if seen == "undefined":
+            out["undefined"] += 1
+            continue
+        out["points"] += 1
+        if kind != "grid":
+            out[kind] += 1
+        out["exact"] = out["exact"] and exact
+        if seen != "differ":
+            continue
+        if kind == "excluded" or not _meets(ctx, vars_, base, conditions, values):
+            out["excluded_disagreements"] += 1
+            continue
+        out["disagreement"] = dict(
+            detail, values=values, exact=exact, kind=kind,
+            bindings={v.name: oracle.plain(x) for v, x in zip(vars_, values)})
+        break
+    out["seconds"] = round(time.perf_counter() - t0, 4)
+    return out
+
+
