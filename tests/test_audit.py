@@ -27,13 +27,15 @@ import pytest
 import torch
 
 from verify.auditing import audit as A
+from verify.auditing.command import cmd_audit
+from verify.decide.policy import AUDIT
 from verify.engine.interp import make_mpmath, make_torch
 
 CASES = Path(__file__).parent / "audit_cases"
 ROOT = Path(__file__).resolve().parent.parent
 MP = make_mpmath()
 TORCH = make_torch()
-SETTINGS = A.Settings(float_seconds=3, search_seconds=20)
+POLICY = AUDIT.with_(float_seconds=3, search_seconds=20)
 
 
 def case_files():
@@ -211,7 +213,7 @@ def replay_float(name, kind, fn, report, fmt, args, element=None) -> bool:
 def test_audit_case(path: Path):
     expect = expectations(path)
     name = function_name(path)
-    report = A.audit(f"{path}:{name}", settings=SETTINGS)
+    report = A.audit(f"{path}:{name}", policy=POLICY)
     props = report["properties"]
     problems = []
     for key, want in expect.items():
@@ -291,7 +293,7 @@ def _cli(*argv: str, tmp: Path | None = None):
     args = SimpleNamespace(target=argv[0], json=True, example=argv[1] if len(argv) > 1 else None)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = A.cmd_audit(args)
+        code = cmd_audit(args)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -361,7 +363,7 @@ def test_cli_json_and_readable(tmp_path: Path):
     import io
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        assert A.cmd_audit(SimpleNamespace(target=target, json=False, example=None)) == 0
+        assert cmd_audit(SimpleNamespace(target=target, json=False, example=None)) == 0
     text = buf.getvalue()
     assert "associative fails" in text and "f(" in text and "left  side" in text.replace(
         "left side", "left  side")

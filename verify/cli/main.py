@@ -127,7 +127,7 @@ def _handler(command: str) -> Callable[[Any], int]:
         from verify.teaching.explain import cmd_explain
         return cmd_explain
     if command == "audit":
-        from verify.auditing.audit import cmd_audit
+        from verify.auditing.command import cmd_audit
         return cmd_audit
     if command == "exercise":
         from verify.teaching.exercise import cmd_exercise

@@ -26,7 +26,17 @@ from dataclasses import dataclass
 from typing import Callable
 
 from laws.core import Property, Var, fold
-from verify.auditing import audit as A
+from verify.auditing import floats as audit_floats
+from verify.auditing import properties as P
+from verify.auditing.hashing import hashing_constructs
+from verify.auditing.load import AuditError, load_target
+from verify.auditing.report import HOLDING
+from verify.auditing.signature import PROBE_SECONDS, SCALAR
+from verify.auditing.trace import trace
+from verify.auditing.verdicts import REFUTED, TESTED, UNKNOWN, decide
+from verify.decide import oracle
+from verify.decide.limits import TimeLimit, time_limit
+from verify.decide.policy import AUDIT
 from verify.errors import BadInput
 
 NEG_INF = float("-inf")
@@ -258,16 +268,16 @@ def _state_pre(ex: Exercise, nvars: int):
     return pre
 
 
-def _assoc_prop(ex: Exercise) -> A.Prop:
+def _assoc_prop(ex: Exercise) -> P.Prop:
     s = ex.state
     vars_ = tuple(Var(n, s.shape, s.domain, s.tuple_state, s.labels) for n in "abc")
-    return A.Prop("associative", Property.ASSOCIATIVITY, "f(f(a, b), c) = f(a, f(b, c))",
-                  A.LICENSES["associative"], ("a", "b", "c"), (), 
+    return P.Prop("associative", Property.ASSOCIATIVITY, "f(f(a, b), c) = f(a, f(b, c))",
+                  P.LICENSES["associative"], ("a", "b", "c"), (), 
                   lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)),
                   vars=vars_, pre=_state_pre(ex, 3))
 
 
-def _homomorphism_prop(ex: Exercise, n: int) -> A.Prop:
+def _homomorphism_prop(ex: Exercise, n: int) -> P.Prop:
     lift, lower, spec = ex.lift, ex.lower, ex.spec
     d = ex.datum
     vars_ = tuple(Var(f"x{i + 1}", d.shape, d.domain, d.tuple_state, d.labels)
@@ -285,7 +295,7 @@ def _homomorphism_prop(ex: Exercise, n: int) -> A.Prop:
         statement = "lower(lift(x₁) ⊕ lift(x₂)) = spec(x₁, x₂)"
     else:
         statement = f"lower(lift(x₁) ⊕ … ⊕ lift(x{_sub(n)})) = spec(x₁, …, x{_sub(n)})"
-    return A.Prop(f"homomorphism_n{n}", Property.ASSOCIATIVITY, statement,
+    return P.Prop(f"homomorphism_n{n}", Property.ASSOCIATIVITY, statement,
                   "streaming and chunked evaluation compute the specification",
                   tuple(v.name for v in vars_), (), lhs, rhs, bounded=f"n = {n}",
                   vars=vars_)
@@ -295,38 +305,38 @@ def _sub(n: int) -> str:
     return "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(n))
 
 
-def _judge(prop: A.Prop, g, no_prover: str | None, name: str = "f") -> dict:
-    law = A.make_law(prop, g)
-    res = A.decide(law, bounded=prop.bounded is not None, no_prover=no_prover,
-                   cases=A.SEARCH_CASES)
+def _judge(prop: P.Prop, g, no_prover: str | None, name: str = "f") -> dict:
+    law = P.make_law(prop, g)
+    res = decide(law, bounded=prop.bounded is not None, no_prover=no_prover,
+                   cases=AUDIT.cases)
     out = {"check": prop.name, "statement": prop.statement, "verdict": res["verdict"],
            "method": res["method"], "assumptions": res["assumptions"],
            "reason": res["reason"], "cases": res["cases"], "counterexample": None}
     if res["values"] is not None:
-        out["counterexample"] = {v.name: A.oracle.plain(x)
+        out["counterexample"] = {v.name: oracle.plain(x)
                                  for v, x in zip(law.vars, res["values"])}
-        out["steps"] = A.trace(prop, g, res["values"], name)
+        out["steps"] = trace(prop, g, res["values"], name)
     return out
 
 
 def check_combine(ex: Exercise, fn: types.FunctionType) -> dict:
     g = _combine_wrapper(fn, ex.state)
-    hashing = A.hashing_constructs(fn)
+    hashing = hashing_constructs(fn)
     no_prover = None
     if hashing or ex.hashing:
         what = ", ".join(hashing) or "statistics.mode in the specification"
         no_prover = f"the prover cannot follow hashing of values ({what})"
     checks = []
     if ex.float_format:
-        prop = A.Prop("associative", Property.ASSOCIATIVITY,
+        prop = P.Prop("associative", Property.ASSOCIATIVITY,
                       f"f(f(a, b), c) = f(a, f(b, c)) in {ex.float_format}",
-                      A.LICENSES["associative"], ("a", "b", "c"), (A.SCALAR,) * 3,
+                      P.LICENSES["associative"], ("a", "b", "c"), (SCALAR,) * 3,
                       lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)))
-        law = A.make_law(prop, g)
-        fv = A.float_check(law, ex.float_format, None)
+        law = P.make_law(prop, g)
+        fv = audit_floats.float_check(law, ex.float_format, None)
         checks.append({"check": f"associative_{ex.float_format}", "statement": prop.statement,
-                       "verdict": {"inexact": A.REFUTED, "exact": A.TESTED}.get(
-                           fv["verdict"], A.UNKNOWN),
+                       "verdict": {"inexact": REFUTED, "exact": TESTED}.get(
+                           fv["verdict"], UNKNOWN),
                        "method": f"{ex.float_format} arithmetic, {fv.get('cases')} cases",
                        "counterexample": (dict(zip("abc", fv["counterexample"]))
                                           if fv.get("counterexample") else None),
@@ -335,21 +345,21 @@ def check_combine(ex: Exercise, fn: types.FunctionType) -> dict:
     if ex.kind == "combine":
         checks.append(_judge(_assoc_prop(ex), g, no_prover, fn.__name__))
     for n in ex.sizes:
-        if checks and checks[-1]["verdict"] == A.REFUTED:
+        if checks and checks[-1]["verdict"] == REFUTED:
             break
         checks.append(_judge(_homomorphism_prop(ex, n), g, no_prover, fn.__name__))
     return _outcome(ex, checks, expect_refuted=ex.kind == "question")
 
 
 def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
-    refuted = next((c for c in checks if c["verdict"] == A.REFUTED), None)
+    refuted = next((c for c in checks if c["verdict"] == REFUTED), None)
     if expect_refuted:
         passed = refuted is not None
         message = ("right: no such combine exists, and yours fails as it must"
                    if passed else "the checks could not refute your combine, but no "
                    "combine of this kind can be exact; look for the case it misses")
     else:
-        passed = all(c["verdict"] in A.HOLDING for c in checks)
+        passed = all(c["verdict"] in HOLDING for c in checks)
         if passed:
             message = "right"
         elif refuted is not None:
@@ -357,7 +367,7 @@ def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
         else:
             message = "not decided: " + "; ".join(
                 f"{c['check']}: {c['verdict']} ({c.get('reason')})"
-                for c in checks if c["verdict"] not in A.HOLDING)
+                for c in checks if c["verdict"] not in HOLDING)
     return {"exercise": ex.name, "passed": passed, "message": message, "checks": checks,
             "hint": None if passed else ex.hint,
             "explanation": ex.explanation if passed else None, "law": ex.law}
@@ -365,9 +375,9 @@ def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
 
 def check_question(ex: Exercise, fn: types.FunctionType) -> dict:
     try:
-        with A.time_limit(A.PROBE_SECONDS):
+        with time_limit(PROBE_SECONDS):
             value = fn()
-    except (Exception, A.TimeLimit) as exc:  # the learner's function failed
+    except (Exception, TimeLimit) as exc:  # the learner's function failed
         raise ExerciseError(f"{fn.__name__}() raised {type(exc).__name__}: {exc}") from None
     if not isinstance(value, bool):
         raise ExerciseError(f"{fn.__name__}() returned {value!r}; answer True or False")
@@ -402,8 +412,8 @@ def _evidence(ex: Exercise) -> dict | None:
 def check_answer(name: str, target: str) -> dict:
     ex = get(name)
     try:
-        fn, _, _ = A.load_target(target)
-    except A.AuditError as exc:
+        fn, _, _ = load_target(target)
+    except AuditError as exc:
         raise ExerciseError(str(exc)) from None
     import inspect
     required = [p for p in inspect.signature(fn).parameters.values()
