@@ -188,24 +188,29 @@ def _induction_laws(family: str, prop: Property, combine, lift, lower, datum: Va
 # --------------------------------------------------------------------------- monoids
 @dataclass(frozen=True)
 class Monoid:
-    """A monoid law set: a combine with an identity, a lift from data and a lower to the
-    answer. ``laws()`` expands it into associativity, identity (both sides), optional
-    commutativity and idempotence, and the homomorphism "fold of lifted data equals the
-    specification" for the sizes in ``homomorphism_sizes``.
+    """A monoid law set: a combine with an identity and, optionally, a lift from data, a
+    lower to the answer and the specification. ``laws()`` expands it into associativity,
+    identity (both sides), optional commutativity and idempotence, and, when ``lift``,
+    ``lower`` and ``spec`` are given, the homomorphism "fold of lifted data equals the
+    specification" for the sizes in ``homomorphism_sizes``. Each law is an equation of
+    ``laws.templates`` instantiated with this combine, so "my combine plus an identity"
+    is one line::
+
+        Monoid("mine", combine=f, identity=0, state=Var("s"))
 
     Does not cover: float behaviour (the float verdicts do), or unbounded homomorphism
-    (each size is its own bounded proof).
+    (each size is its own bounded proof) unless ``induction`` is given.
     """
 
     family: str                               # law id prefix
     combine: Callable[[Any, Any], Any]        # the shared combine (a, b) -> state
     identity: Any                             # identity element (may hold -inf)
     state: Var                                # template of one state (name ignored)
-    lift: Callable[[Any], Any]                # datum -> state
-    lower: Callable[[Any], Any]               # state -> answer
-    spec: Callable[[Sequence[Any]], Any]      # data -> answer, the specification
-    licenses: str                             # optimization and system
-    statement: str                            # the combine, one line of math
+    lift: Callable[..., Any] | None = None    # datum -> state
+    lower: Callable[[Any], Any] | None = None  # state -> answer
+    spec: Callable[[Sequence[Any]], Any] | None = None  # data -> answer
+    licenses: str = ""                        # optimization and system
+    statement: str = ""                       # the combine, one line of math
     property: Property = Property.ASSOCIATIVITY
     state_pre: Callable[[Any], Sequence[Any]] | None = None  # a valid state
     datum: Var = Var("x")                     # template of one datum
@@ -223,69 +228,73 @@ class Monoid:
         return Var(name, self.state.shape, self.state.domain, self.state.tuple_state,
                    self.state.labels)
 
-    def laws(self) -> list[Law]:
-        # Law sides close over plain functions (never reach them through ``self``) so
-        # the checker's rebinding reaches every function they call.
-        c, e = self.combine, self.identity
-        lift, lower, spec = self.lift, self.lower, self.spec
-        state_pre, datum_pre, indexed = self.state_pre, self.datum_pre, self.indexed
+    def _where(self) -> str:
+        return f", where {self.statement}" if self.statement else ""
 
-        def pre_states(*states):
+    def laws(self) -> list[Law]:
+        from laws import templates as T
+        state_pre = self.state_pre
+
+        def pre_states(*states, **_):
             return [p for s in states for p in state_pre(s)] if state_pre else []
+
+        common = dict(property=self.property, references=self.references,
+                      kernels=self.kernels, combine=self.combine, pre=pre_states)
+        a, b, c = (self._state_var(n) for n in "abc")
+        e = _show(self.identity)
+        out = [
+            T.instantiate(T.ASSOCIATIVE, self.combine, (a, b, c),
+                          id=f"{self.family}.associative",
+                          statement=T.ASSOCIATIVE.infix + self._where(),
+                          licenses=self.licenses or T.ASSOCIATIVE.licenses,
+                          doc=self.doc or f"Associativity of the {self.family} combine.",
+                          **common),
+            T.instantiate(T.identity(self.identity, e), self.combine, (a,),
+                          id=f"{self.family}.identity",
+                          statement=f"e ⊕ a = a = a ⊕ e with e = {e}",
+                          licenses="empty chunks and padding lanes: a fold may start from "
+                                   "e and masked lanes may hold e",
+                          doc=f"Left and right identity of {e} for the {self.family} "
+                              "combine.", **common),
+        ]
+        for wanted, eq, licenses in (
+                (self.commutative, T.COMMUTATIVE,
+                 "any reduction order: tree reductions across lanes and atomics"),
+                (self.idempotent, T.IDEMPOTENT,
+                 "overlapping chunks may be combined twice (halo reuse, re-reads)")):
+            if wanted:
+                out.append(T.instantiate(eq, self.combine, (a, b)[:len(eq.var_names)],
+                                         id=f"{self.family}.{eq.name}", statement=eq.infix,
+                                         licenses=licenses, **common))
+        if None not in (self.lift, self.lower, self.spec):
+            out.append(self._homomorphism(T))
+        return out
+
+    def _homomorphism(self, T) -> Law:
+        datum_pre, datum = self.datum_pre, self.datum
 
         def pre_data(*xs, n):
             return [p for x in xs for p in datum_pre(x)]
-        common = dict(property=self.property, references=self.references,
-                      kernels=self.kernels, combine=self.combine)
-        a, b, d = (self._state_var(n) for n in "abc")
-        out = [
-            Law(id=f"{self.family}.associative",
-                statement=f"(a ⊕ b) ⊕ c = a ⊕ (b ⊕ c), where {self.statement}",
-                licenses=self.licenses, vars=(a, b, d),
-                lhs=lambda a, b, c_: c(c(a, b), c_), rhs=lambda a, b, c_: c(a, c(b, c_)),
-                pre=lambda a, b, c_: pre_states(a, b, c_),
-                doc=self.doc or f"Associativity of the {self.family} combine.", **common),
-            Law(id=f"{self.family}.identity",
-                statement=f"e ⊕ a = a = a ⊕ e with e = {_show(e)}",
-                licenses="empty chunks and padding lanes: a fold may start from e and "
-                         "masked lanes may hold e",
-                vars=(a,), lhs=lambda a: (c(e, a), c(a, e)), rhs=lambda a: (a, a),
-                pre=lambda a: pre_states(a),
-                doc=f"Left and right identity of {_show(e)} for the {self.family} combine.",
-                **common),
-        ]
-        if self.commutative:
-            out.append(Law(
-                id=f"{self.family}.commutative", statement="a ⊕ b = b ⊕ a",
-                licenses="any reduction order: tree reductions across lanes and atomics",
-                vars=(a, b), lhs=lambda a, b: c(a, b), rhs=lambda a, b: c(b, a),
-                pre=lambda a, b: pre_states(a, b), **common))
-        if self.idempotent:
-            out.append(Law(
-                id=f"{self.family}.idempotent", statement="a ⊕ a = a",
-                licenses="overlapping chunks may be combined twice (halo reuse, re-reads)",
-                vars=(a,), lhs=lambda a: c(a, a), rhs=lambda a: a,
-                pre=lambda a: pre_states(a), **common))
+
+        def data(n):
+            return tuple(Var(f"x{i + 1}", datum.shape, datum.domain) for i in range(n))
+
         sizes = self.homomorphism_sizes
-        out.append(Law(
-            id=f"{self.family}.homomorphism",
-            statement="lower(lift(x₁) ⊕ … ⊕ lift(xₙ)) = spec(x₁, …, xₙ)",
+        eq = T.homomorphism(self.lift, self.lower, self.spec, self.indexed)
+        return T.instantiate(
+            eq, self.combine, data, id=f"{self.family}.homomorphism", statement=eq.infix,
             licenses="streaming/chunked evaluation computes the specification: "
                      + self.licenses,
-            vars=lambda n: tuple(Var(f"x{i + 1}", self.datum.shape, self.datum.domain)
-                                 for i in range(n)),
-            lhs=lambda *xs, n: lower(fold(c, [lift(x, i) if indexed else lift(x)
-                                              for i, x in enumerate(xs)])),
-            rhs=lambda *xs, n: spec(list(xs)),
             pre=pre_data if datum_pre else None,
             instances=tuple({"n": n} for n in sizes),
             bounded_by=f"n ≤ {max(sizes)} data (each size a separate proof)",
             induction=() if self.induction is None else _induction_laws(
-                self.family, self.property, c, lift, lower, self.datum, datum_pre,
-                self.induction),
+                self.family, self.property, self.combine, self.lift, self.lower,
+                self.datum, datum_pre, self.induction),
             induction_note="" if self.induction is None else self.induction.about,
-            doc=f"The {self.family} fold computes its specification.", **common))
-        return out
+            doc=f"The {self.family} fold computes its specification.",
+            property=self.property, references=self.references, kernels=self.kernels,
+            combine=self.combine)
 
 
 def _show(v: Any) -> str:

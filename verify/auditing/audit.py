@@ -37,11 +37,10 @@ from verify.auditing.load import AuditError, load_target
 from verify.auditing.locality import audit_locality
 from verify.auditing.properties import (Prop, binary_props, generator_props, make_law,
                                         two_argument_props, unary_props, vector_props)
-from verify.auditing.report import HOLDING, entry
+from verify.auditing.report import HOLDING, entry, judge
 from verify.auditing.signature import Signature, analyse, wrap
-from verify.auditing.verdicts import REFUTED, combine_verdicts, decide
 from verify.decide.policy import AUDIT, Policy
-from verify.results import AuditResult
+from verify.results import AuditResult, LawResult, Verdict
 
 __all__ = ["audit", "audit_function", "load_target", "AuditError", "HOLDING"]
 
@@ -113,9 +112,8 @@ def _properties(g, sig: Signature, policy: Policy, no_prover, no_floats) -> dict
 
 
 def _run(prop: Prop, g, policy: Policy, no_prover, no_floats) -> dict:
-    law = make_law(prop, g)
-    res = decide(law, bounded=prop.bounded is not None, no_prover=no_prover,
-                 cases=policy.cases, policy=policy)
+    law = make_law(prop, g, no_prover=no_prover)
+    res = judge(law, policy)
     return entry(prop, law, res, g, policy, no_floats)
 
 
@@ -124,11 +122,10 @@ def _run_generators(prop: Prop, g, policy: Policy, no_prover, no_floats) -> dict
     generator (the property composes), fails when one generator refutes it."""
     entries = []
     for sub in generator_props(prop):
-        law = make_law(sub, g)
-        res = decide(law, bounded=True, no_prover=no_prover, cases=policy.cases,
-                     policy=policy)
+        law = make_law(sub, g, no_prover=no_prover)
+        res = judge(law, policy)
         entries.append((res, entry(sub, law, res, g, policy, no_floats)))
-        if res["verdict"] == REFUTED:
+        if res.verdict is Verdict.REFUTED:
             return entries[-1][1]
     res = combine_verdicts([r for r, _ in entries])
     out = dict(entries[-1][1])
@@ -146,4 +143,16 @@ def _run_generators(prop: Prop, g, policy: Policy, no_prover, no_floats) -> dict
         else:
             out[fmt] = next(f for f in parts if f["verdict"] != "exact")
     out["licenses"] = prop.licenses if res["verdict"] in HOLDING else None
+    return out
+
+
+def combine_verdicts(parts: list[LawResult]) -> dict:
+    """Several laws making up one property (one per permutation generator), none
+    refuted: the weakest verdict, every assumption, the cases and seconds summed."""
+    worst = min(parts, key=lambda p: p.verdict.strength)
+    out = {k: worst[k] for k in ("verdict", "method", "reason", "cases")}
+    out["assumptions"] = sorted({a for p in parts for a in p.assumptions})
+    if worst.verdict is Verdict.TESTED:
+        out["cases"] = sum(p.cases or 0 for p in parts)
+    out["seconds"] = round(sum(p.seconds for p in parts), 4)
     return out

@@ -18,17 +18,18 @@ from typing import Any
 import z3
 
 from laws.core import Property
-from verify.auditing.properties import LICENSES, Prop, identity_prop, make_law
-from verify.auditing.report import entry, skipped
+from laws import templates as T
+from verify.auditing.properties import Prop, identity_prop, make_law
+from verify.auditing.report import entry, judge, skipped
 from verify.auditing.signature import PROBE_SECONDS, SCALAR, Shape
 from verify.auditing.trace import show
-from verify.auditing.verdicts import PROVED, REFUTED, TESTED, UNKNOWN, decide
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import Policy
 from verify.engine.shapes import flatten
 from verify.engine.z3interp import Z3Context, evaluate
 
+PROVED, TESTED, UNKNOWN, REFUTED = "proved", "tested", "unknown", "refuted"
 NEG_INF, POS_INF = float("-inf"), float("inf")
 
 
@@ -161,9 +162,8 @@ def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
             failures[show(e)] = bad
             continue
         prop = identity_prop(s, e)
-        law = make_law(prop, g)
-        res = decide(law, bounded=False, no_prover=no_prover, cases=policy.cases,
-                     policy=policy)
+        law = make_law(prop, g, no_prover=no_prover)
+        res = judge(law, policy)
         if res["verdict"] == PROVED:
             best = (prop, law, res)
             break
@@ -175,7 +175,7 @@ def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
         found["reals"]["element"] = oracle.plain(prop.element)
         return found
     prop = Prop("identity", Property.ASSOCIATIVITY, "f(e, a) = a = f(a, e) for some e",
-                LICENSES["identity"], ("a",), (s,), None, None)
+                T.IDENTITY_LICENSES, ("a",), (s,), None, None)
     tried = ", ".join(f"{k} (fails at a = {show(v)})" for k, v in failures.items())
     infinite_excluded = all(show(e) in failures for e in candidates
                             if any(c in (NEG_INF, POS_INF) for c in flatten([e])))

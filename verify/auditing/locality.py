@@ -8,13 +8,14 @@ import time
 from typing import Any
 
 from laws.core import Property
-from verify.auditing.properties import LICENSES, Prop, make_law
-from verify.auditing.report import HOLDING, skipped
+from laws import templates as T
+from verify.auditing.properties import from_equation, make_law
+from verify.auditing.report import HOLDING, judge, skipped
 from verify.auditing.signature import SCALAR, Signature
-from verify.auditing.verdicts import PROVED_BOUNDED, REFUTED, TESTED, UNKNOWN, decide
 from verify.decide import oracle
 from verify.decide.policy import Policy
 
+PROVED_BOUNDED, TESTED, UNKNOWN, REFUTED = "proved-bounded", "tested", "unknown", "refuted"
 LOCALITY_CASES = 60           # searcher cases per (output, input) pair
 
 
@@ -30,19 +31,16 @@ def audit_locality(g, sig: Signature, policy: Policy, no_prover: str | None) -> 
     t0 = time.perf_counter()
     for i in range(m):
         for j in range(n):
-            lt, rt = _dependence_templates(i, j, scalar_out)
-            prop = Prop(f"independent_{i}_{j}", Property.LOCALITY,
-                        f"output {i} does not change when x[{j}] does", LICENSES["locality"],
-                        ("x", "y"), (vec, SCALAR), lt, rt, bounded=f"n = {n}")
-            law = make_law(prop, g)
-            res = decide(law, bounded=True, no_prover=no_prover, cases=LOCALITY_CASES,
-                         policy=policy)
+            prop = from_equation(T.independent(i, j, scalar_out), (vec, SCALAR),
+                                 bounded=f"n = {n}")
+            law = make_law(prop, g, no_prover=no_prover)
+            res = judge(law, policy.with_(cases=LOCALITY_CASES))
             if res["method"]:
                 methods.add(res["method"].split(";")[0])
             assumptions.update(res["assumptions"])
             if res["verdict"] == REFUTED:
                 depends[i].append(j)
-                witnesses[f"{i},{j}"] = oracle.plain(res["values"])
+                witnesses[f"{i},{j}"] = oracle.plain(res.values)
             elif res["verdict"] == TESTED:
                 weakest = TESTED if weakest != UNKNOWN else weakest
             elif res["verdict"] == UNKNOWN:
@@ -64,7 +62,7 @@ def audit_locality(g, sig: Signature, policy: Policy, no_prover: str | None) -> 
         scalar_out and len(depends[0]) < n)
     licenses = None
     if holds and local:
-        licenses = (LICENSES["locality"].replace("r neighbours", f"{radius} neighbours")
+        licenses = (T.LOCALITY_LICENSES.replace("r neighbours", f"{radius} neighbours")
                     if not scalar_out else
                     f"sparsity: the result reads only x{depends[0]} of the {n} inputs; "
                     "skip loading the others")
@@ -77,15 +75,3 @@ def audit_locality(g, sig: Signature, policy: Policy, no_prover: str | None) -> 
             "float32": skipped("dependency structure is checked over ℝ only"),
             "float64": skipped("dependency structure is checked over ℝ only"),
             "licenses": licenses}
-
-
-def _dependence_templates(i: int, j: int, scalar_out: bool):
-    def replaced(x, y):
-        z = list(x)
-        z[j] = y
-        return z
-
-    if scalar_out:
-        return (lambda F, x, y: F(list(x))), (lambda F, x, y: F(replaced(x, y)))
-    return (lambda F, x, y: F(list(x))[i]), (lambda F, x, y: F(replaced(x, y))[i])
-

@@ -7,10 +7,17 @@ from verify.auditing.floats import FLOAT_FORMATS, float_check
 from verify.auditing.properties import Prop
 from verify.auditing.trace import trace
 from verify.decide import oracle
+from verify.decide.decide import decide
 from verify.decide.policy import Policy
+from verify.results import LawResult
 
 REFUTED = "refuted"
 HOLDING = ("proved", "proved-bounded", "tested")
+
+
+def judge(law: Law, policy: Policy) -> LawResult:
+    """The verdict over ℝ on one audited law (the auditor checks floats itself)."""
+    return decide(law, policy.with_(floats=False))
 
 
 def skipped(note: str) -> dict:
@@ -19,8 +26,9 @@ def skipped(note: str) -> dict:
             "note": note}
 
 
-def entry(prop: Prop, law: Law, res: dict, g, policy: Policy, no_floats: str | None) -> dict:
-    values = res.get("values")
+def entry(prop: Prop, law: Law, res: LawResult, g, policy: Policy,
+          no_floats: str | None) -> dict:
+    values = res.values
     reals = {"verdict": res["verdict"],
              "counterexample": oracle.plain(values) if values is not None else None,
              "element": None, "method": res["method"], "assumptions": res["assumptions"],

@@ -21,10 +21,15 @@ class Policy:
     float_seconds: float = 10.0    # the float verdicts of one law, per format
     cases: int = 200               # searcher cases per law instance
     floats: bool = True            # run float-format verdicts at all
+    # An exception raised by a law's own code: the catalog's bug (verdict error, with the
+    # traceback) or, for a user's function, a construct an interpretation cannot run
+    # (the prover falls back to the searcher; the verdict is at worst unknown).
+    malformed_is_error: bool = True
 
     def with_(self, **changes) -> "Policy":
         return dataclasses.replace(self, **changes)
 
 
 CATALOG = Policy()
-AUDIT = Policy(timeout_ms=5000)
+AUDIT = Policy(timeout_ms=5000, malformed_is_error=False)
+EXERCISE = AUDIT
