@@ -98,11 +98,11 @@ def caller(fn, report):
 
 
 def mul(u, v):
-    return [a * b for a, b in zip(u, v)] if isinstance(u, (list, tuple)) else u * v
+    return [a * b for a, b in zip(u, v, strict=False)] if isinstance(u, (list, tuple)) else u * v
 
 
 def add(u, v):
-    return [a + b for a, b in zip(u, v)] if isinstance(u, (list, tuple)) else u + v
+    return [a + b for a, b in zip(u, v, strict=False)] if isinstance(u, (list, tuple)) else u + v
 
 
 def swap(x):
@@ -137,7 +137,7 @@ def sides(name: str, kind: str, F, args, element=None):
     else:
         table = {
             "shift_equivariant": lambda x: (F(cycle(x)), cycle(F(x))),
-            "linear": lambda s, x, y: (F([s * a + b for a, b in zip(x, y)]),
+            "linear": lambda s, x, y: (F([s * a + b for a, b in zip(x, y, strict=False)]),
                                        add([s * v for v in F(x)] if isinstance(F(x), (list, tuple))
                                            else s * F(x), F(y))),
         }
@@ -153,7 +153,7 @@ def sides(name: str, kind: str, F, args, element=None):
 def differ(lhs, rhs) -> bool:
     L, R = flat(lhs), flat(rhs)
     assert len(L) == len(R)
-    for a, b in zip(L, R):
+    for a, b in zip(L, R, strict=False):
         a, b = mpmath.mpmathify(a), mpmath.mpmathify(b)
         if mpmath.isnan(a) != mpmath.isnan(b):
             return True
@@ -174,7 +174,7 @@ def replay_reals(name, kind, F, args, element=None) -> bool:
         with mpmath.workprec(prec):
             pairs = sides(name, kind, F, [to_mp(a) for a in args],
                           to_mp(element) if element is not None else None)
-            verdicts.append(any(differ(l, r) and finite_reals(l, r) for l, r in pairs))
+            verdicts.append(any(differ(lhs, rhs) and finite_reals(lhs, rhs) for lhs, rhs in pairs))
     return all(verdicts)
 
 
@@ -201,9 +201,9 @@ def replay_float(name, kind, fn, report, fmt, args, element=None) -> bool:
     if element is not None:
         e = tuple(float(c) for c in element) if isinstance(element, list) else float(element)
     pairs = sides(name, kind, F, [conv(a) for a in args], e)
-    for l, r in pairs:
-        L, R = [float(c) for c in flat(l)], [float(c) for c in flat(r)]
-        if any(not (a == b or (a != a and b != b)) for a, b in zip(L, R)):
+    for left, right in pairs:
+        L, R = [float(c) for c in flat(left)], [float(c) for c in flat(right)]
+        if any(not (a == b or (a != a and b != b)) for a, b in zip(L, R, strict=False)):
             return True
     return False
 
@@ -367,3 +367,21 @@ def test_cli_json_and_readable(tmp_path: Path):
     text = buf.getvalue()
     assert "associative fails" in text and "f(" in text and "left  side" in text.replace(
         "left side", "left  side")
+
+
+def test_the_row_check_reaches_overflow(tmp_path: Path):
+    # a·b − a·b is 0 over the reals but inf − inf = NaN once a·a overflows (a ≈ 2⁷⁰ in
+    # float32): the rows must include values near overflow.
+    from verify.auditing import floats as audit_floats
+    from verify.auditing import properties, signature
+    path = tmp_path / "m.py"
+    path.write_text("def f(a, b):\n    return max(a + (a * b - a * b), b)\n")
+    fn, _, _ = A.load_target(f"{path}:f")
+    sig = signature.analyse(fn)
+    law = properties.make_law(properties.binary_props(sig)[2], signature.wrap(fn, sig))
+    rows = audit_floats._float_rows(law, "float32")
+    assert rows["verdict"] == "inexact" and rows["sides"]["lhs"] != rows["sides"]["lhs"]
+    import numpy as np
+    for dtype, big in ((torch.float32, 2.0 ** 70), (torch.float16, 2.0 ** 14)):
+        inputs = audit_floats._row_inputs(law, dtype, np.random.default_rng(0))
+        assert max(abs(x) for row in inputs for x in row) >= big

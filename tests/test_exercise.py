@@ -71,8 +71,10 @@ def _flat(x):
 
 def _differ(a, b) -> bool:
     A, B = _flat(a), _flat(b)
-    return any(abs(mpmath.mpf(x) - mpmath.mpf(y)) > mpmath.mpf(10) ** -40 * max(1, abs(x), abs(y))
-               or (mpmath.isinf(x) or mpmath.isinf(y)) and x != y for x, y in zip(A, B))
+    tol = mpmath.mpf(10) ** -40
+    return any(abs(mpmath.mpf(x) - mpmath.mpf(y)) > tol * max(1, abs(x), abs(y))
+               or (mpmath.isinf(x) or mpmath.isinf(y)) and x != y
+               for x, y in zip(A, B, strict=False))
 
 
 def replay(ex: X.Exercise, fn, check: dict) -> bool:

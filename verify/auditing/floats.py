@@ -86,11 +86,18 @@ def _float_summary(law: Law, fv: dict) -> dict:
 
 
 def _row_inputs(law: Law, dtype: torch.dtype, rng: np.random.Generator) -> list[list[float]]:
+    """Rows for the row-by-row check: wide magnitudes, small integers, values near 10⁴,
+    unit normals and values near overflow, with an exact repeat in every tenth row."""
     comps = sum(len(v.component_domains()) for v in law.vars)
     rows = []
+    emax = float(np.log2(torch.finfo(dtype).max))
     for i in range(FLOAT_ROWS):
-        kind = i % 4
-        if kind == 0:
+        kind = i % 5
+        if kind == 4:
+            # near overflow: products of two such values overflow (2⁷⁰ in float32,
+            # 2¹⁴ in float16), so inf − inf = NaN is reached
+            r = rng.choice([-1.0, 1.0], comps) * 2.0 ** rng.uniform(emax / 2, emax, comps)
+        elif kind == 0:
             r = rng.standard_normal(comps) * 10.0 ** rng.uniform(-3, 4, comps)
         elif kind == 1:
             r = rng.integers(-8, 9, comps).astype(float)

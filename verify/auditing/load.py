@@ -51,12 +51,20 @@ def load_target(target: str) -> tuple[types.FunctionType, str, str]:
         raise AuditError(f"{path}: cannot be loaded as a module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[modname] = module
+    # Sibling modules import as they would when Python runs the file.
+    folder = os.path.dirname(os.path.abspath(path))
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             spec.loader.exec_module(module)
     except Exception as exc:  # the user's module failed at import
         raise AuditError(f"{path}: importing the file failed: {type(exc).__name__}: "
                          f"{one_line(exc)}") from None
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
     if not name.isidentifier() or not hasattr(module, name):
         found = sorted(k for k, v in vars(module).items()
                        if isinstance(unwrap(v), types.FunctionType)
