@@ -6,8 +6,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .core import (BOUNDED, EXACT, FAILS, FREE_MONOID, HOLDS, SEARCH, Z3, Law, Monoid,
-                   Property, Registry, Var, fold)
+from .core import (BOUNDED, EXACT, FAILS, FREE_MONOID, HOLDS, SEARCH, Z3, Law, Property,
+                   Registry, Var, fold)
+from .monoid import Induction, Monoid
 
 PROPERTY_PACKAGES = ("associativity", "separability", "locality", "sparsity",
                      "redundancy", "symmetry")
@@ -32,5 +33,5 @@ def _collect() -> None:
 
 _collect()
 
-__all__ = ["REGISTRY", "Law", "Monoid", "Property", "Var", "fold", "HOLDS", "FAILS",
+__all__ = ["REGISTRY", "Law", "Monoid", "Induction", "Property", "Var", "fold", "HOLDS", "FAILS",
            "EXACT", "BOUNDED", "Z3", "FREE_MONOID", "SEARCH"]

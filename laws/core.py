@@ -1,4 +1,5 @@
-"""Core types of the catalog: the six properties, a law, a monoid law set, the registry.
+"""Core types of the catalog: the six properties, a variable, a law, the registry
+(law sets such as ``Monoid`` live in laws/monoid.py).
 
 A law is a value: an equation ``lhs ≡ rhs`` over declared variables, with its domain
 (variable domains plus preconditions), what it licenses, and how it is to be checked.
@@ -113,193 +114,6 @@ def fold(combine: Callable, items: Sequence[Any], identity: Any = None) -> Any:
     return acc
 
 
-# --------------------------------------------------------------------------- induction
-@dataclass(frozen=True)
-class Induction:
-    """A specification as a running summary of the data: σ([]) = ``empty``,
-    σ(xs + [x]) = ``update``(σ(xs), x), the answer ``finish``(σ(xs)); ``alpha`` maps a
-    summary to the monoid state that represents it. With ``invariant`` true of every
-    σ(xs) for nonempty xs, four unbounded proofs (base, invariant kept, step, lowering)
-    show by induction on n that the left fold of lifted data equals α(σ(xs)), so its
-    lowering equals ``finish``(σ(xs)) for every n.
-
-    Does not cover: that ``finish`` over the summary equals a differently written
-    specification (say, a two-pass variance); ``about`` says which specification the
-    unbounded proof is against.
-    """
-
-    summary: Var                               # template of the summary (aggregates)
-    empty: Any                                 # σ([])
-    update: Callable[[Any, Any], Any]          # the aggregates' definition, one datum on
-    finish: Callable[[Any], Any]               # the answer from the aggregates
-    alpha: Callable[[Any], Any]                # the state that represents a summary
-    about: str                                 # the specification, in words
-    invariant: Callable[[Any], Sequence[Any]] | None = None  # true of σ(xs), xs ≠ []
-
-
-def _induction_laws(family: str, prop: Property, combine, lift, lower, datum: Var,
-                    datum_pre, ind: Induction) -> tuple[Law, ...]:
-    empty, update, finish, alpha, inv = (ind.empty, ind.update, ind.finish, ind.alpha,
-                                         ind.invariant)
-    s = Var("s", ind.summary.shape, ind.summary.domain, ind.summary.tuple_state,
-            ind.summary.labels)
-    x = Var("x", datum.shape, datum.domain, datum.tuple_state, datum.labels)
-
-    def holds(conds):
-        return [c for c in conds]
-
-    def pre_x(x):
-        return list(datum_pre(x)) if datum_pre else []
-
-    def pre_sx(s, x):
-        return (list(inv(s)) if inv else []) + pre_x(x)
-
-    def pre_s(s):
-        return list(inv(s)) if inv else []
-
-    common = dict(property=prop, licenses="(a step of the induction proof)",
-                  combine=combine, float_check=False)
-    out = [
-        Law(id=f"{family}.induction_base", statement="lift(x) = α(update(σ([]), x))",
-            vars=(x,), lhs=lambda x: lift(x), rhs=lambda x: alpha(update(empty, x)),
-            pre=pre_x if datum_pre else None, **common),
-        Law(id=f"{family}.induction_step",
-            statement="α(s) ⊕ lift(x) = α(update(s, x))", vars=(s, x),
-            lhs=lambda s, x: combine(alpha(s), lift(x)),
-            rhs=lambda s, x: alpha(update(s, x)), pre=pre_sx, **common),
-        Law(id=f"{family}.induction_lowering", statement="lower(α(s)) = finish(s)",
-            vars=(s,), lhs=lambda s: lower(alpha(s)), rhs=lambda s: finish(s),
-            pre=pre_s if inv else None, **common),
-    ]
-    if inv:
-        out += [
-            Law(id=f"{family}.invariant_base", statement="invariant(update(σ([]), x))",
-                vars=(x,), lhs=lambda x: holds(inv(update(empty, x))),
-                rhs=lambda x: [True] * len(inv(update(empty, x))),
-                pre=pre_x if datum_pre else None, **common),
-            Law(id=f"{family}.invariant_step",
-                statement="invariant(s) ⇒ invariant(update(s, x))", vars=(s, x),
-                lhs=lambda s, x: holds(inv(update(s, x))),
-                rhs=lambda s, x: [True] * len(inv(update(s, x))), pre=pre_sx, **common),
-        ]
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------- monoids
-@dataclass(frozen=True)
-class Monoid:
-    """A monoid law set: a combine with an identity, a lift from data and a lower to the
-    answer. ``laws()`` expands it into associativity, identity (both sides), optional
-    commutativity and idempotence, and the homomorphism "fold of lifted data equals the
-    specification" for the sizes in ``homomorphism_sizes``.
-
-    Does not cover: float behaviour (the float verdicts do), or unbounded homomorphism
-    (each size is its own bounded proof).
-    """
-
-    family: str                               # law id prefix
-    combine: Callable[[Any, Any], Any]        # the shared combine (a, b) -> state
-    identity: Any                             # identity element (may hold -inf)
-    state: Var                                # template of one state (name ignored)
-    lift: Callable[[Any], Any]                # datum -> state
-    lower: Callable[[Any], Any]               # state -> answer
-    spec: Callable[[Sequence[Any]], Any]      # data -> answer, the specification
-    licenses: str                             # optimization and system
-    statement: str                            # the combine, one line of math
-    property: Property = Property.ASSOCIATIVITY
-    state_pre: Callable[[Any], Sequence[Any]] | None = None  # a valid state
-    datum: Var = Var("x")                     # template of one datum
-    datum_pre: Callable[[Any], Sequence[Any]] | None = None
-    indexed: bool = False                     # lift takes (datum, position)
-    commutative: bool = False
-    idempotent: bool = False
-    homomorphism_sizes: tuple[int, ...] = (1, 2, 3, 4)
-    induction: Induction | None = None        # for an unbounded homomorphism proof
-    references: tuple[str, ...] = ()
-    kernels: tuple[str, ...] = ()
-    doc: str = ""
-
-    def _state_var(self, name: str) -> Var:
-        return Var(name, self.state.shape, self.state.domain, self.state.tuple_state,
-                   self.state.labels)
-
-    def laws(self) -> list[Law]:
-        # Law sides close over plain functions (never reach them through ``self``) so
-        # the checker's rebinding reaches every function they call.
-        c, e = self.combine, self.identity
-        lift, lower, spec = self.lift, self.lower, self.spec
-        state_pre, datum_pre, indexed = self.state_pre, self.datum_pre, self.indexed
-
-        def pre_states(*states):
-            return [p for s in states for p in state_pre(s)] if state_pre else []
-
-        def pre_data(*xs, n):
-            return [p for x in xs for p in datum_pre(x)]
-        common = dict(property=self.property, references=self.references,
-                      kernels=self.kernels, combine=self.combine)
-        a, b, d = (self._state_var(n) for n in "abc")
-        out = [
-            Law(id=f"{self.family}.associative",
-                statement=f"(a ⊕ b) ⊕ c = a ⊕ (b ⊕ c), where {self.statement}",
-                licenses=self.licenses, vars=(a, b, d),
-                lhs=lambda a, b, c_: c(c(a, b), c_), rhs=lambda a, b, c_: c(a, c(b, c_)),
-                pre=lambda a, b, c_: pre_states(a, b, c_),
-                doc=self.doc or f"Associativity of the {self.family} combine.", **common),
-            Law(id=f"{self.family}.identity",
-                statement=f"e ⊕ a = a = a ⊕ e with e = {_show(e)}",
-                licenses="empty chunks and padding lanes: a fold may start from e and "
-                         "masked lanes may hold e",
-                vars=(a,), lhs=lambda a: (c(e, a), c(a, e)), rhs=lambda a: (a, a),
-                pre=lambda a: pre_states(a),
-                doc=f"Left and right identity of {_show(e)} for the {self.family} combine.",
-                **common),
-        ]
-        if self.commutative:
-            out.append(Law(
-                id=f"{self.family}.commutative", statement="a ⊕ b = b ⊕ a",
-                licenses="any reduction order: tree reductions across lanes and atomics",
-                vars=(a, b), lhs=lambda a, b: c(a, b), rhs=lambda a, b: c(b, a),
-                pre=lambda a, b: pre_states(a, b), **common))
-        if self.idempotent:
-            out.append(Law(
-                id=f"{self.family}.idempotent", statement="a ⊕ a = a",
-                licenses="overlapping chunks may be combined twice (halo reuse, re-reads)",
-                vars=(a,), lhs=lambda a: c(a, a), rhs=lambda a: a,
-                pre=lambda a: pre_states(a), **common))
-        sizes = self.homomorphism_sizes
-        out.append(Law(
-            id=f"{self.family}.homomorphism",
-            statement="lower(lift(x₁) ⊕ … ⊕ lift(xₙ)) = spec(x₁, …, xₙ)",
-            licenses="streaming/chunked evaluation computes the specification: "
-                     + self.licenses,
-            vars=lambda n: tuple(Var(f"x{i + 1}", self.datum.shape, self.datum.domain)
-                                 for i in range(n)),
-            lhs=lambda *xs, n: lower(fold(c, [lift(x, i) if indexed else lift(x)
-                                              for i, x in enumerate(xs)])),
-            rhs=lambda *xs, n: spec(list(xs)),
-            pre=pre_data if datum_pre else None,
-            instances=tuple({"n": n} for n in sizes),
-            bounded_by=f"n ≤ {max(sizes)} data (each size a separate proof)",
-            induction=() if self.induction is None else _induction_laws(
-                self.family, self.property, c, lift, lower, self.datum, datum_pre,
-                self.induction),
-            induction_note="" if self.induction is None else self.induction.about,
-            doc=f"The {self.family} fold computes its specification.", **common))
-        return out
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, tuple):
-        return "(" + ", ".join(_show(x) for x in v) + ")"
-    if isinstance(v, float):
-        if v == float("-inf"):
-            return "−∞"
-        if v == float("inf"):
-            return "∞"
-        return repr(v) if v != int(v) else str(int(v))
-    return str(v)
-
-
 # --------------------------------------------------------------------------- registry
 _ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 
@@ -311,9 +125,11 @@ class Registry:
     def __init__(self) -> None:
         self._laws: dict[str, Law] = {}
 
-    def add(self, *items: Law | Monoid | Sequence[Law]) -> None:
+    def add(self, *items: Any) -> None:
+        """Add laws, law sets (anything with ``laws()``, such as a ``Monoid``) or
+        sequences of either."""
         for item in items:
-            if isinstance(item, Monoid):
+            if hasattr(item, "laws"):  # a law set (laws.monoid.Monoid)
                 self.add(*item.laws())
             elif isinstance(item, Law):
                 if item.id in self._laws:

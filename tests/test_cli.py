@@ -30,6 +30,7 @@ def test_law_readable_shows_both_sides_of_the_counterexample():
     assert "lhs =" in p.stdout and "rhs =" in p.stdout and "x1 =" in p.stdout
 
 
+@pytest.mark.slow
 def test_laws_for_one_property_json():
     p = run("laws", "--property", "associativity", "--json", "--no-floats", "--jobs", "2")
     assert p.returncode == 0, p.stderr[-2000:]
@@ -64,6 +65,7 @@ def test_papers_json():
     assert any(x["id"] == "milakov2018" for x in doc["papers"])
 
 
+@pytest.mark.slow
 def test_all_json_is_one_document_covering_six_properties():
     p = run("all", "--no-certify", "--json", "--jobs", "2")
     assert p.returncode == 0, p.stderr[-2000:]

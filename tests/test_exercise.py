@@ -71,8 +71,10 @@ def _flat(x):
 
 def _differ(a, b) -> bool:
     A, B = _flat(a), _flat(b)
-    return any(abs(mpmath.mpf(x) - mpmath.mpf(y)) > mpmath.mpf(10) ** -40 * max(1, abs(x), abs(y))
-               or (mpmath.isinf(x) or mpmath.isinf(y)) and x != y for x, y in zip(A, B))
+    tol = mpmath.mpf(10) ** -40
+    return any(abs(mpmath.mpf(x) - mpmath.mpf(y)) > tol * max(1, abs(x), abs(y))
+               or (mpmath.isinf(x) or mpmath.isinf(y)) and x != y
+               for x, y in zip(A, B, strict=False))
 
 
 def replay(ex: X.Exercise, fn, check: dict) -> bool:
@@ -172,3 +174,24 @@ def test_cli_list_state_check():
 def test_cli_bad_input(kw, message):
     code, out, err = _cli(**kw)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def combine(a, b):\n    return None\n", "returned None"),
+    ("def combine(a, b):\n    raise ValueError('no')\n", "raised ValueError: no"),
+    ("def combine(a, b):\n    while True:\n        pass\n", "ran past"),
+    ("def combine(a, b):\n    return (a[0],)\n", "returned 1 values: the state has 2"),
+    ("async def combine(a, b):\n    return a\n", "async function"),
+    ("def combine(a, b):\n    yield a\n", "generator"),
+    ("class combine:\n    def __init__(self, a, b):\n        pass\n", "not a Python function"),
+])
+def test_bad_answers_are_bad_input(tmp_path, source, message, monkeypatch):
+    monkeypatch.setattr(X, "PROBE_SECONDS", 1)
+    path = tmp_path / "answer.py"
+    path.write_text(source)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, out, err = _cli(name="running_mean", target=f"{path}:combine")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert message in err and err.startswith("exercise: ")

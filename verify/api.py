@@ -60,9 +60,8 @@ def _policy(policy: "Policy | None", default: str = "CATALOG") -> "Policy":
 
 
 def _check_dict(law: "Law", policy: "Policy") -> dict:
-    from verify.decide.check import check_law
-    return check_law(law, floats=policy.floats, timeout_ms=policy.timeout_ms,
-                     cases=policy.cases)
+    from verify.decide.decide import decide
+    return decide(law, policy).to_json()
 
 
 def check(law_or_id: "Law | str", policy: "Policy | None" = None) -> LawResult:
@@ -198,14 +197,6 @@ def _label(fn: types.FunctionType) -> str:
     return f"{os.path.relpath(path) if os.path.isabs(path) else path}:{fn.__name__}"
 
 
-def _settings(policy: "Policy"):
-    from verify.auditing.audit import Settings
-    return Settings(floats=policy.floats, cases=policy.cases, timeout_ms=policy.timeout_ms,
-                    prove_seconds=policy.prove_seconds,
-                    search_seconds=policy.search_seconds,
-                    float_seconds=policy.float_seconds)
-
-
 def audit(fn_or_target: Callable | str, example: str | None = None,
           policy: "Policy | None" = None, *, label: str | None = None) -> AuditResult:
     """Which of the six properties a function has: the document ``verify audit
@@ -223,15 +214,16 @@ def audit(fn_or_target: Callable | str, example: str | None = None,
     >>> r.verdict("associative"), r.verdict("separable")
     (<Verdict.PROVED: 'proved'>, <Verdict.REFUTED: 'refuted'>)
     """
-    from verify.auditing.audit import audit_function, unwrap
+    from verify.auditing.audit import audit_function
+    from verify.engine.interp import unwrap
     if isinstance(fn_or_target, str):
         fn, name = load_function(fn_or_target)
     else:
         fn = require_plain_function(unwrap(fn_or_target), repr(fn_or_target))
         name = _label(fn)
     with contextlib.redirect_stdout(io.StringIO()):
-        doc = audit_function(fn, label or name, example, _settings(_policy(policy, "AUDIT")))
-    return AuditResult(to_plain(doc))
+        result = audit_function(fn, example, _policy(policy, "AUDIT"), label=label or name)
+    return AuditResult(to_plain(result.to_json()))
 
 
 # --------------------------------------------------------------------------- kernels
@@ -378,87 +370,12 @@ def check_exercise(name: str, fn_or_target: Callable | str, *,
     else:
         fn = require_plain_function(fn_or_target, repr(fn_or_target))
         target = _label(fn)
-    required = [p for p in inspect.signature(fn).parameters.values()
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                       p.POSITIONAL_OR_KEYWORD)]
-    question = ex.kind == "question" and not required
-    if question:
-        _probe_question(fn)
-    elif not required:
-        raise BadInput(f"{fn.__name__} takes no parameters: this exercise wants "
-                       f"{ex.signature or 'a combine(a, b)'}")
-    else:
-        _probe_combine(ex, fn)
-    if ready is not None:
-        ready()
     with contextlib.redirect_stdout(io.StringIO()):
-        out = X.check_question(ex, fn) if question else X.check_combine(ex, fn)
+        answer = X.probe_answer(ex, fn)
+        if ready is not None:
+            ready()
+        out = X.check_question(ex, fn) if answer is not None else X.check_combine(ex, fn)
     out["target"] = target
     return to_plain(out)
 
 
-def _call_once(fn: Callable, args: tuple, call: str, seconds: float) -> Any:
-    from verify.auditing.audit import TimeLimit, time_limit
-    try:
-        with time_limit(seconds), contextlib.redirect_stdout(io.StringIO()):
-            return fn(*args)
-    except TimeLimit:
-        raise BadInput(f"{call} did not return within {seconds:g} s") from None
-    except Exception as exc:  # the learner's answer failed on a valid input
-        raise BadInput(f"{call} raised {type(exc).__name__}: {exc}") from None
-
-
-def _probe_question(fn: types.FunctionType, seconds: float = 10.0) -> None:
-    value = _call_once(fn, (), f"{fn.__name__}()", seconds)
-    if not isinstance(value, bool):
-        raise BadInput(f"{fn.__name__}() returned {value!r}; answer True or False")
-
-
-def _probe_combine(ex: Any, fn: types.FunctionType, seconds: float = 10.0) -> None:
-    """Call the answer once on two valid states, under the mpmath interpretation the
-    checker uses; a raise, a loop, None or a non-number is bad input, reported before
-    any proof is attempted."""
-    import mpmath
-
-    from verify.auditing.audit import MP
-    from verify.teaching.exercise import _combine_wrapper
-    _combine_wrapper(fn, ex.state)  # the parameter count, as the checker reads it
-    a, b = _sample_state(ex, 1), _sample_state(ex, 2)
-    unpacked = len([p for p in inspect.signature(fn).parameters.values()
-                    if p.default is p.empty]) != 2
-    call = f"{fn.__name__}({_show(a)}, {_show(b)})"
-    with mpmath.workdps(30):
-        value = _call_once(MP.rebind(fn), (*a, *b) if unpacked else (a, b), call, seconds)
-    if value is None or not _numeric(value):
-        raise BadInput(f"{call} returned {value!r}; a combine returns a state "
-                       f"(a number or a tuple of numbers)")
-
-
-def _sample_state(ex: Any, k: int) -> Any:
-    import mpmath
-    datum = ex.datum
-    size = datum.shape[0] if datum is not None and datum.shape else 0
-    x = tuple(mpmath.mpf(k + i) for i in range(size)) if size else mpmath.mpf(k)
-    if ex.lift is not None:
-        return ex.lift(x)
-    state = ex.state
-    return (tuple(mpmath.mpf(k + i) for i in range(state.shape[0])) if state.shape
-            else mpmath.mpf(k))
-
-
-def _show(state: Any) -> str:
-    if isinstance(state, tuple):
-        return "(" + ", ".join(_show(v) for v in state) + ")"
-    return str(to_plain(state))
-
-
-def _numeric(value: Any) -> bool:
-    if isinstance(value, (list, tuple)):
-        return bool(value) and all(_numeric(v) for v in value)
-    if isinstance(value, bool):
-        return True
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True

@@ -101,7 +101,13 @@ class Result:
 
 
 class LawResult(Result):
-    """The verdict on one law (``verify law ID --json``)."""
+    """The verdict on one law (``verify law ID --json``). ``values`` holds the raw
+    counterexample (one value per law variable, exact or mpmath) when there is one: the
+    JSON document carries its printable form."""
+
+    def __init__(self, doc: Mapping[str, Any], values: list[Any] | None = None) -> None:
+        super().__init__(doc)
+        self.values = values
 
     @property
     def id(self) -> str:
@@ -123,6 +129,22 @@ class LawResult(Result):
     @property
     def assumptions(self) -> list[str]:
         return list(self._doc.get("assumptions") or [])
+
+    @property
+    def method(self) -> str | None:
+        return self._doc.get("method")
+
+    @property
+    def reason(self) -> str | None:
+        return self._doc.get("reason")
+
+    @property
+    def cases(self) -> int | None:
+        return self._doc.get("cases")
+
+    @property
+    def seconds(self) -> float:
+        return float(self._doc.get("seconds") or 0.0)
 
 
 class FloatVerdict(Result):

@@ -1,5 +1,6 @@
 """Maximum and argmax: associative, commutative, max also idempotent."""
-from ..core import Induction, Monoid, Var
+from ..core import Var
+from ..monoid import Induction, Monoid
 from . import combines
 
 

@@ -1,7 +1,8 @@
 """Variance in chunks: Welford/Chan's (count, mean, M2) merge, the textbook
 (count, sum, sum of squares) merge that loses accuracy to cancellation, and the near
 miss that adds variances without the mean correction."""
-from ..core import FAILS, Induction, Law, Monoid, Property, Var
+from ..core import FAILS, Law, Property, Var
+from ..monoid import Induction, Monoid
 from . import combines
 
 _STATE = Var("s", (3,), ("nonneg", "real", "nonneg"), labels=("n", "mean", "m2"))

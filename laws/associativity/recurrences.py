@@ -2,7 +2,8 @@
 S4/Mamba and parallel RNNs."""
 import numpy as np
 
-from ..core import Induction, Law, Monoid, Property, Var
+from ..core import Law, Property, Var
+from ..monoid import Induction, Monoid
 from . import combines
 
 

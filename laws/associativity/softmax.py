@@ -2,7 +2,8 @@
 rescale."""
 import triton.language as tl
 
-from ..core import FAILS, Induction, Law, Monoid, Property, Var
+from ..core import FAILS, Law, Property, Var
+from ..monoid import Induction, Monoid
 from . import combines
 
 NEG_INF = float("-inf")

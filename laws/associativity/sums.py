@@ -1,6 +1,7 @@
 """Sums, counts and means: the simplest monoids, and the mean-of-means near miss."""
 
-from ..core import FAILS, Induction, Law, Monoid, Property, Var
+from ..core import FAILS, Law, Property, Var
+from ..monoid import Induction, Monoid
 from . import combines
 
 _SUM_LICENSE = ("split a reduction into chunks reduced in parallel, then combined "

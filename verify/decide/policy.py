@@ -22,10 +22,15 @@ class Policy:
     cases: int = 200               # searcher cases per law instance
     floats: bool = True            # run float-format verdicts at all
     smt_dir: str | None = None     # write every z3 query there as SMT-LIB2 (prove(smt_dir=))
+    # An exception raised by a law's own code: the catalog's bug (verdict error, with the
+    # traceback) or, for a user's function, a construct an interpretation cannot run
+    # (the prover falls back to the searcher; the verdict is at worst unknown).
+    malformed_is_error: bool = True
 
     def with_(self, **changes) -> "Policy":
         return dataclasses.replace(self, **changes)
 
 
 CATALOG = Policy()
-AUDIT = Policy(timeout_ms=5000)
+AUDIT = Policy(timeout_ms=5000, malformed_is_error=False)
+EXERCISE = AUDIT

@@ -16,6 +16,7 @@ step, and a hint.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import json
 import math
@@ -25,11 +26,27 @@ import types
 from dataclasses import dataclass
 from typing import Callable
 
-from laws.core import Property, Var, fold
-from verify.auditing import audit as A
+import mpmath
+
+from laws import templates as T
+from laws.core import Var
+from verify.auditing import floats as audit_floats
+from verify.auditing import properties as P
+from verify.auditing.hashing import hashing_constructs
+from verify.auditing.load import AuditError, load_target
+from verify.auditing.report import HOLDING, judge
+from verify.auditing.signature import PROBE_SECONDS, SCALAR
+from verify.auditing.trace import trace
+from verify.decide import oracle
+from verify.decide.limits import TimeLimit, one_line, time_limit
+from verify.decide.policy import EXERCISE
+from verify.engine.interp import make_mpmath
+from verify.engine.shapes import flatten, shape_like
 from verify.errors import BadInput
 
 NEG_INF = float("-inf")
+MP = make_mpmath()
+REFUTED, TESTED, UNKNOWN = "refuted", "tested", "unknown"
 
 
 @dataclass(frozen=True)
@@ -232,10 +249,7 @@ class ExerciseError(BadInput):
 
 # --------------------------------------------------------------------------- checking
 def _combine_wrapper(fn: types.FunctionType, state: Var) -> Callable:
-    import inspect
-    required = [p for p in inspect.signature(fn).parameters.values()
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                       p.POSITIONAL_OR_KEYWORD)]
+    required = _required(fn)
     k = state.shape[0] if state.shape else 0
     if len(required) == 2:
         if k:
@@ -248,6 +262,47 @@ def _combine_wrapper(fn: types.FunctionType, state: Var) -> Callable:
                         f"{want}")
 
 
+def _required(fn: types.FunctionType) -> list:
+    return [p for p in inspect.signature(fn).parameters.values()
+            if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                   p.POSITIONAL_OR_KEYWORD)]
+
+
+def _plain_function(fn: types.FunctionType) -> None:
+    """An answer must be a plain function: checked before it is ever called (calling an
+    ``async def`` would only build a coroutine, and warn)."""
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        raise ExerciseError(f"{fn.__name__} is an async function: write a plain def")
+    if inspect.isgeneratorfunction(fn):
+        raise ExerciseError(f"{fn.__name__} is a generator (it yields): return the "
+                            "result instead")
+
+
+def _probe(ex: Exercise, fn: types.FunctionType) -> None:
+    """Call the combine once on two valid states: an answer that raises, loops, or
+    returns None or something of the wrong shape is bad input, not a wrong answer."""
+    k = len(ex.state.component_domains())
+    a = [mpmath.mpf(2 * i + 3) / 4 for i in range(k)]
+    b = [mpmath.mpf(2 * i + 7) / 4 for i in range(k)]
+    a, b = shape_like(ex.state, a), shape_like(ex.state, b)
+    name, call = fn.__name__, MP.rebind(fn)
+    args = (a, b) if len(_required(fn)) == 2 else (*flatten(a), *flatten(b))
+    try:
+        with time_limit(PROBE_SECONDS), mpmath.workprec(oracle.PREC):
+            value = call(*args)
+    except TimeLimit as exc:
+        raise ExerciseError(f"{name} {exc} on the states {oracle.plain(a)}, "
+                            f"{oracle.plain(b)}") from None
+    except Exception as exc:  # the learner's code raised: bad input
+        raise ExerciseError(f"{name} raised {type(exc).__name__}: {one_line(exc)} on the "
+                            f"states {oracle.plain(a)}, {oracle.plain(b)}") from None
+    if value is None or (isinstance(value, tuple) and None in value):
+        raise ExerciseError(f"{name} returned None: a combine returns the merged state")
+    if len(flatten(value)) != k:
+        raise ExerciseError(f"{name} returned {len(flatten(value))} values: the state has "
+                            f"{k}")
+
+
 def _state_pre(ex: Exercise, nvars: int):
     if ex.state_pre is None:
         return None
@@ -258,36 +313,25 @@ def _state_pre(ex: Exercise, nvars: int):
     return pre
 
 
-def _assoc_prop(ex: Exercise) -> A.Prop:
+def _assoc_prop(ex: Exercise) -> P.Prop:
     s = ex.state
     vars_ = tuple(Var(n, s.shape, s.domain, s.tuple_state, s.labels) for n in "abc")
-    return A.Prop("associative", Property.ASSOCIATIVITY, "f(f(a, b), c) = f(a, f(b, c))",
-                  A.LICENSES["associative"], ("a", "b", "c"), (), 
-                  lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)),
-                  vars=vars_, pre=_state_pre(ex, 3))
+    return P.from_equation(T.ASSOCIATIVE, (), vars=vars_, pre=_state_pre(ex, 3))
 
 
-def _homomorphism_prop(ex: Exercise, n: int) -> A.Prop:
-    lift, lower, spec = ex.lift, ex.lower, ex.spec
+def _homomorphism_prop(ex: Exercise, n: int) -> P.Prop:
     d = ex.datum
     vars_ = tuple(Var(f"x{i + 1}", d.shape, d.domain, d.tuple_state, d.labels)
                   for i in range(n))
-
-    def lhs(F, *xs):
-        return lower(fold(F, [lift(x) for x in xs]))
-
-    def rhs(F, *xs):
-        return spec(list(xs))
-
     if n == 1:
         statement = "lower(lift(x₁)) = spec(x₁)"
     elif n == 2:
         statement = "lower(lift(x₁) ⊕ lift(x₂)) = spec(x₁, x₂)"
     else:
         statement = f"lower(lift(x₁) ⊕ … ⊕ lift(x{_sub(n)})) = spec(x₁, …, x{_sub(n)})"
-    return A.Prop(f"homomorphism_n{n}", Property.ASSOCIATIVITY, statement,
-                  "streaming and chunked evaluation compute the specification",
-                  tuple(v.name for v in vars_), (), lhs, rhs, bounded=f"n = {n}",
+    eq = T.homomorphism(ex.lift, ex.lower, ex.spec)
+    return P.Prop(f"homomorphism_n{n}", eq.property, statement, eq.licenses,
+                  tuple(v.name for v in vars_), (), eq.lhs, eq.rhs, bounded=f"n = {n}",
                   vars=vars_)
 
 
@@ -295,61 +339,65 @@ def _sub(n: int) -> str:
     return "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(n))
 
 
-def _judge(prop: A.Prop, g, no_prover: str | None, name: str = "f") -> dict:
-    law = A.make_law(prop, g)
-    res = A.decide(law, bounded=prop.bounded is not None, no_prover=no_prover,
-                   cases=A.SEARCH_CASES)
+def _judge(prop: P.Prop, g, no_prover: str | None, name: str = "f") -> dict:
+    law = P.make_law(prop, g, no_prover=no_prover)
+    res = judge(law, EXERCISE)
     out = {"check": prop.name, "statement": prop.statement, "verdict": res["verdict"],
            "method": res["method"], "assumptions": res["assumptions"],
            "reason": res["reason"], "cases": res["cases"], "counterexample": None}
-    if res["values"] is not None:
-        out["counterexample"] = {v.name: A.oracle.plain(x)
-                                 for v, x in zip(law.vars, res["values"])}
-        out["steps"] = A.trace(prop, g, res["values"], name)
+    if res.values is not None:
+        out["counterexample"] = {v.name: oracle.plain(x)
+                                 for v, x in zip(law.vars, res.values, strict=True)}
+        out["steps"] = trace(prop, g, res.values, name)
     return out
 
 
 def check_combine(ex: Exercise, fn: types.FunctionType) -> dict:
+    """Judge a combine answer: associativity (or, for a float question, bit-exact
+    associativity in that format), then the homomorphism at each size, every law
+    decided by the same procedure as the catalog's and the auditor's."""
+    _plain_function(fn)
     g = _combine_wrapper(fn, ex.state)
-    hashing = A.hashing_constructs(fn)
+    _probe(ex, fn)
+    hashing = hashing_constructs(fn)
     no_prover = None
     if hashing or ex.hashing:
         what = ", ".join(hashing) or "statistics.mode in the specification"
         no_prover = f"the prover cannot follow hashing of values ({what})"
-    checks = []
     if ex.float_format:
-        prop = A.Prop("associative", Property.ASSOCIATIVITY,
-                      f"f(f(a, b), c) = f(a, f(b, c)) in {ex.float_format}",
-                      A.LICENSES["associative"], ("a", "b", "c"), (A.SCALAR,) * 3,
-                      lambda F, a, b, c: F(F(a, b), c), lambda F, a, b, c: F(a, F(b, c)))
-        law = A.make_law(prop, g)
-        fv = A.float_check(law, ex.float_format, None)
-        checks.append({"check": f"associative_{ex.float_format}", "statement": prop.statement,
-                       "verdict": {"inexact": A.REFUTED, "exact": A.TESTED}.get(
-                           fv["verdict"], A.UNKNOWN),
-                       "method": f"{ex.float_format} arithmetic, {fv.get('cases')} cases",
-                       "counterexample": (dict(zip("abc", fv["counterexample"]))
-                                          if fv.get("counterexample") else None),
-                       "sides": fv.get("sides"), "reason": fv.get("note")})
-        return _outcome(ex, checks, expect_refuted=True)
+        return _outcome(ex, [_float_associativity(ex, g)], expect_refuted=True)
+    checks = []
     if ex.kind == "combine":
         checks.append(_judge(_assoc_prop(ex), g, no_prover, fn.__name__))
     for n in ex.sizes:
-        if checks and checks[-1]["verdict"] == A.REFUTED:
+        if checks and checks[-1]["verdict"] == REFUTED:
             break
         checks.append(_judge(_homomorphism_prop(ex, n), g, no_prover, fn.__name__))
     return _outcome(ex, checks, expect_refuted=ex.kind == "question")
 
 
+def _float_associativity(ex: Exercise, g) -> dict:
+    prop = P.from_equation(T.ASSOCIATIVE, (SCALAR,) * 3)
+    prop.statement = f"{prop.statement} in {ex.float_format}"
+    law = P.make_law(prop, g)
+    fv = audit_floats.float_check(law, ex.float_format, None, policy=EXERCISE)
+    return {"check": f"associative_{ex.float_format}", "statement": prop.statement,
+            "verdict": {"inexact": REFUTED, "exact": TESTED}.get(fv["verdict"], UNKNOWN),
+            "method": f"{ex.float_format} arithmetic, {fv.get('cases')} cases",
+            "counterexample": (dict(zip("abc", fv["counterexample"], strict=True))
+                               if fv.get("counterexample") else None),
+            "sides": fv.get("sides"), "reason": fv.get("note")}
+
+
 def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
-    refuted = next((c for c in checks if c["verdict"] == A.REFUTED), None)
+    refuted = next((c for c in checks if c["verdict"] == REFUTED), None)
     if expect_refuted:
         passed = refuted is not None
         message = ("right: no such combine exists, and yours fails as it must"
                    if passed else "the checks could not refute your combine, but no "
                    "combine of this kind can be exact; look for the case it misses")
     else:
-        passed = all(c["verdict"] in A.HOLDING for c in checks)
+        passed = all(c["verdict"] in HOLDING for c in checks)
         if passed:
             message = "right"
         elif refuted is not None:
@@ -357,20 +405,39 @@ def _outcome(ex: Exercise, checks: list[dict], expect_refuted: bool) -> dict:
         else:
             message = "not decided: " + "; ".join(
                 f"{c['check']}: {c['verdict']} ({c.get('reason')})"
-                for c in checks if c["verdict"] not in A.HOLDING)
+                for c in checks if c["verdict"] not in HOLDING)
     return {"exercise": ex.name, "passed": passed, "message": message, "checks": checks,
             "hint": None if passed else ex.hint,
             "explanation": ex.explanation if passed else None, "law": ex.law}
 
 
+def probe_answer(ex: Exercise, fn: types.FunctionType) -> bool | None:
+    """Call the answer once before judging it: a True/False answer (a question answered
+    by a function of no parameters) returns its value; a combine is called on two valid
+    states. An answer that is not a plain function, raises, loops, or returns None or
+    the wrong shape is bad input (``ExerciseError``), never a wrong answer."""
+    _plain_function(fn)
+    if ex.kind == "question" and not _required(fn):
+        try:
+            with time_limit(PROBE_SECONDS):
+                value = fn()
+        except (Exception, TimeLimit) as exc:  # the learner's function failed
+            raise ExerciseError(f"{fn.__name__}() raised {type(exc).__name__}: "
+                                f"{one_line(exc)}") from None
+        if not isinstance(value, bool):
+            raise ExerciseError(f"{fn.__name__}() returned {value!r}; answer True or "
+                                "False")
+        return value
+    if not _required(fn):
+        raise ExerciseError(f"{fn.__name__} takes no parameters: this exercise wants "
+                            f"{ex.signature or 'a combine(a, b)'}")
+    _combine_wrapper(fn, ex.state)
+    _probe(ex, fn)
+    return None
+
+
 def check_question(ex: Exercise, fn: types.FunctionType) -> dict:
-    try:
-        with A.time_limit(A.PROBE_SECONDS):
-            value = fn()
-    except (Exception, A.TimeLimit) as exc:  # the learner's function failed
-        raise ExerciseError(f"{fn.__name__}() raised {type(exc).__name__}: {exc}") from None
-    if not isinstance(value, bool):
-        raise ExerciseError(f"{fn.__name__}() returned {value!r}; answer True or False")
+    value = probe_answer(ex, fn)
     passed = value == ex.answer
     evidence = _evidence(ex)
     return {"exercise": ex.name, "passed": passed,
@@ -402,13 +469,10 @@ def _evidence(ex: Exercise) -> dict | None:
 def check_answer(name: str, target: str) -> dict:
     ex = get(name)
     try:
-        fn, _, _ = A.load_target(target)
-    except A.AuditError as exc:
+        fn, _, _ = load_target(target)
+    except AuditError as exc:
         raise ExerciseError(str(exc)) from None
-    import inspect
-    required = [p for p in inspect.signature(fn).parameters.values()
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                       p.POSITIONAL_OR_KEYWORD)]
+    required = _required(fn)
     if ex.kind == "question" and not required:
         out = check_question(ex, fn)
     elif ex.kind == "question" or ex.kind == "combine":

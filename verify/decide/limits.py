@@ -1,0 +1,57 @@
+"""Wall-clock limits for the stages that run code nobody here wrote.
+
+A z3 query has its own timeout, but the code around it (the user's function run under
+an interpretation, the searcher, the float checks) may loop or compute astronomically
+large powers. ``time_limit`` interrupts such a stage; the caller turns the interruption
+into ``unknown``, never into a verdict.
+
+Does not cover: threads other than the main one (no limit is applied there) and
+platforms without ``signal.setitimer``.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+
+
+class TimeLimit(BaseException):
+    """A stage ran past its wall-clock limit (a BaseException, so that neither the
+    user's code nor hypothesis swallows it)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit).
+    User code may loop or compute astronomically large powers: a stage that runs out
+    of time gives ``unknown``, never a verdict."""
+    import signal
+    import threading
+    if (not seconds or threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise TimeLimit(f"ran past {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
+    start = time.monotonic()
+    # an enclosing limit that expires first still applies
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, old_delay) if old_delay else seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if old_delay:
+            left = old_delay - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4), old_interval)
+
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line of at most about 200 characters: how a stage
+    that failed or ran out of time is named in a verdict's reason."""
+    text = " ".join(str(exc).split())
+    return text[:200] + ("…" if len(text) > 200 else "")
