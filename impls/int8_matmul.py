@@ -29,12 +29,12 @@ import torch
 import triton
 import triton.language as tl
 
-from .matmul import (FP32_FLUSH, TORCH_DTYPES, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
-                     check_shape, check_tensors, dot_factor, dot_input_precision, gamma,
-                     half_exact, round_up, wide_range)
+from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact,
+                     wide_range)
+from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
+                       round_up)
 from .spec import Case, KernelSpec, backend, device
 
-U32 = UNIT_ROUNDOFF["float32"]
 
 
 # --------------------------------------------------------------------------- reference

@@ -53,10 +53,10 @@ import torch
 import triton
 import triton.language as tl
 
-from .matmul import U64, UNIT_ROUNDOFF, check_shape, check_tensors, gamma, round_up
+from .matmul import check_shape, check_tensors
+from .numerics import SLACK, U32, U64, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
 
-U32 = UNIT_ROUNDOFF["float32"]
 NORMAL_RANGE = (2.0 ** -120, 2.0 ** 120)   # fp32's normal range with a margin
 
 
@@ -248,7 +248,7 @@ def barnes_hut(pos, mass, theta, g=1.0, eps=0.0):
         if rest.size:
             stack.extend((child, rest) for child in cell.children)
     rounding = (pair_relative_error(U64) + gamma(n + 8, U64)) * 2 * magnitude
-    return forces, (truncation + rounding) * (1 + 2.0 ** -30)
+    return forces, (truncation + rounding) * (1 + SLACK)
 
 
 # --------------------------------------------------------------------------- certification

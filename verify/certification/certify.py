@@ -35,7 +35,7 @@ from typing import Any, Iterable, Mapping
 
 import torch
 
-from verify.certification.bounds import expected_level, format_name, unit_roundoff
+from impls.numerics import expected_level, format_name, unit_roundoff
 from verify.errors import BadInput
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
