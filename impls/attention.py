@@ -361,7 +361,8 @@ def _bench(which: str) -> dict:
 
 KERNEL = KernelSpec(
     name="attention",
-    laws=("flash_state.associative", "flash_state.identity", "causal_block_skip.skip"),
+    laws=("flash_state.associative", "flash_state.identity", "causal_block_skip.skip",
+          "attention_permutation.queries"),   # query blocks run as independent programs
     summary="fused attention forward (FlashAttention): causal or not, key padding, "
             "head dim 64/128, running (m, l, o) state merged by flash_state",
     combine=flash_state,

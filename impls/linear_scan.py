@@ -369,7 +369,8 @@ def bench(which: str) -> dict:
 
 KERNEL = KernelSpec(
     name="linear_scan",
-    laws=("linear_recurrence.associative", "linear_recurrence.identity"),
+    laws=("linear_recurrence.associative", "linear_recurrence.identity",
+          "affine_recurrence.matrix_form"),
     summary="h_t = a_t·h_{t−1} + b_t along rows, multi-block, float32 accumulation",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),

@@ -331,7 +331,8 @@ def _bench(backend: str) -> dict:
 KERNEL = KernelSpec(
     name="softmax",
     laws=("online_softmax.associative", "online_softmax.identity",
-          "online_softmax.homomorphism"),
+          "online_softmax.homomorphism",
+          "max.associative", "max.identity"),   # the m half of the state; −∞ pads lanes
     summary="row-wise softmax and log-sum-exp, statistics in one streaming pass",
     combine=online_softmax,
     dtypes=DTYPES,

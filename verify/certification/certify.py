@@ -86,14 +86,21 @@ def versions() -> dict:
 
 
 # --------------------------------------------------------------------------- laws
-def law_verdicts(law_ids: Iterable[str]) -> dict[str, dict]:
-    """{law_id: {"verdict", "ok"}} from the checker; cached per process."""
+def law_verdicts(law_ids: Iterable[str],
+                 law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict]:
+    """{law_id: {"verdict", "ok"}}: taken from ``law_results`` (the catalog's results by
+    law id, as ``check_law`` returns them) where it has the law, else from the checker,
+    cached per process. A law missing from laws.REGISTRY is "missing" either way."""
     from laws import REGISTRY
     out = {}
     for law_id in law_ids:
         if law_id not in REGISTRY:
             out[law_id] = {"verdict": "missing", "ok": False,
                            "detail": "not in laws.REGISTRY"}
+            continue
+        given = (law_results or {}).get(law_id)
+        if given is not None:
+            out[law_id] = {"verdict": given.get("verdict"), "ok": bool(given.get("ok"))}
             continue
         if law_id not in _LAW_VERDICTS:
             _LAW_VERDICTS[law_id] = _check_one(REGISTRY[law_id])
@@ -285,12 +292,15 @@ def _reduction_length(case) -> int:
 
 # --------------------------------------------------------------------------- certify
 def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
-            strict: bool = True, check_laws: bool = True) -> dict:
+            strict: bool = True, check_laws: bool = True,
+            law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict:
     """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
 
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
     checker yet) fail the certificate only when ``strict``; ``check_laws=False`` skips
-    the law checker and judges the numbers alone (planted variants, kernel tests)."""
+    the law checker and judges the numbers alone (planted variants, kernel tests).
+    ``law_results``: verdicts the caller already has (``verify all`` passes the
+    catalog's), by law id; only the laws it lacks are checked here."""
     from impls.spec import backend as running_backend
     backend = normalize_backend(backend)
     if backend != running_backend():
@@ -324,7 +334,7 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append("the kernel supplied no cases: nothing was certified")
     if not per_dtype:
         notes.append("no dtype was certified on this backend")
-    laws = law_verdicts(spec.laws) if check_laws else {
+    laws = law_verdicts(spec.laws, law_results) if check_laws else {
         law_id: {"verdict": "not checked", "ok": False} for law_id in spec.laws}
     if check_laws and not strict:
         absent = [k for k, v in laws.items() if v["verdict"] in ("missing", "unchecked")]
@@ -650,12 +660,18 @@ def _failed_load(name: str, backend: str, exc: Exception) -> dict:
 
 def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
                 seed: int = 0, progress: bool = True, kernels: Iterable[str] | None = None,
-                planted: bool = True) -> list[dict]:
+                planted: bool = True,
+                law_results: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
     """Certify kernels (all by default), check their planted bugs fail, write the
-    certificates; BadInput for an unknown kernel or an unavailable backend."""
+    certificates; BadInput for an unknown kernel or an unavailable backend, and its
+    subclass CrossLinkError when the kernels and the laws they name disagree (checked
+    before any kernel runs). ``law_results``: the catalog's verdicts by law id, reused
+    instead of proving those laws again."""
     from rich.console import Console
 
     import impls
+    from laws import REGISTRY
+    from verify.certification.links import CrossLinkError, cross_link_problems
     names = list(kernels or impls.kernel_names())
     known = set(impls.kernel_names())
     unknown = [n for n in names if n not in known]
@@ -663,6 +679,12 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
                        f"(known: {', '.join(sorted(known)) or 'none'})")
     backend = resolve_backend(backend or "auto")
+    specs = {name: _load(impls, name) for name in names}
+    problems = cross_link_problems(
+        REGISTRY, {n: s for n, s in specs.items() if not isinstance(s, Exception)},
+        known, report_unknown=kernels is None)
+    if problems:
+        raise CrossLinkError(problems)
     err = Console(stderr=True)
     certificates = []
     stdout = sys.stdout
@@ -671,7 +693,7 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
         for i, name in enumerate(names, 1):
             if progress:
                 err.print(f"[{i}/{len(names)}] certifying {name} on {backend} …")
-            cert = _certify_named(impls, name, backend, seed, planted)
+            cert = _certify_loaded(specs[name], name, backend, seed, planted, law_results)
             if "source_hash" in cert:
                 cert["path"] = str(write_certificate(cert, out_dir))
             certificates.append(cert)
@@ -706,12 +728,19 @@ def cmd_certify(args) -> int:
     return 1 if failed else 0
 
 
-def _certify_named(impls, name: str, backend: str, seed: int, with_planted: bool) -> dict:
+def _load(impls, name: str):
+    """The kernel's spec, or the exception that loading it raised."""
     try:
-        spec = impls.load(name)
-    except Exception as exc:
-        return _failed_load(name, backend, exc)
-    cert = certify(spec, backend, seed=seed)
+        return impls.load(name)
+    except Exception as exc:  # a kernel that cannot load gets a failing certificate
+        return exc
+
+
+def _certify_loaded(spec, name: str, backend: str, seed: int, with_planted: bool,
+                    law_results: Mapping[str, Mapping[str, Any]] | None) -> dict:
+    if isinstance(spec, Exception):
+        return _failed_load(name, backend, spec)
+    cert = certify(spec, backend, seed=seed, law_results=law_results)
     if with_planted and spec.planted:
         planted = planted_results(spec, backend, seed=seed)
         cert["planted"] = {p: {"caught": not c["pass"], "rho": c["rho"]}
