@@ -350,3 +350,40 @@ def test_cmd_certify_refuses_inconsistent_links_before_running(fake_kernels, tmp
     assert err.startswith("verify: error: laws and kernels disagree: kernel good names law "
                           "sum.associative, but that law's kernels are ('scan',)")
     assert "\n" not in err and captured.out == "" and not list(tmp_path.iterdir())
+
+
+# --------------------------------------------------------------------------- hashed sources
+def test_sources_follow_the_kernels_project_imports():
+    files = cert_mod.source_files(impls.load("softmax"))
+    for needed in ("impls/softmax.py", "impls/rows.py", "impls/numerics.py", "impls/spec.py",
+                   "laws/associativity/combines.py", "laws/associativity/softmax.py",
+                   "laws/associativity/extrema.py", "verify/certification/certify.py"):
+        assert needed in files, needed
+    assert not any(f.startswith("verify/decide") or f.startswith("verify/cli") for f in files)
+
+
+def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
+    """A copy of every hashed file in a temporary tree; editing impls/rows.py there (a
+    module softmax only imports) makes the softmax certificate stale."""
+    files = cert_mod.source_files(impls.load("softmax"))
+    tree = tmp_path / "tree"
+    for rel in files:
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(cert_mod.REPO_ROOT / rel, tree / rel)
+    hashed = cert_mod.hash_sources(files, tree)
+    assert [f["path"] for f in hashed["files"]] == files and all(
+        f["sha256"] for f in hashed["files"])
+    out = tmp_path / "certs"
+    out.mkdir()
+    (out / "softmax.json").write_text(json.dumps(
+        {"kernel": "softmax", "source_hash": hashed["sha256"], "sources": hashed["files"]}))
+    assert stale_certificates(out, root=tree) == []
+    rows = tree / "impls" / "rows.py"
+    rows.write_text(rows.read_text() + "\n")
+    stale = stale_certificates(out, root=tree)
+    assert [s["reason"] for s in stale] == ["changed: impls/rows.py"]
+
+
+def test_a_binding_named_like_a_project_kernel_records_its_own_file():
+    files = cert_mod.source_files(make_spec(name="softmax"))
+    assert "tests/test_certify.py" in files and "impls/softmax.py" not in files

@@ -20,7 +20,6 @@ case whose numbers only fp32 can hold), and the certificate lists the skips.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import inspect
 import json
 import math
@@ -29,16 +28,16 @@ import platform
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
+from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
+                                          stale_certificates)  # noqa: F401  (re-exported)
 from verify.errors import BadInput
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
@@ -126,93 +125,6 @@ def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
         if not verdict["ok"] and (strict or not absent):
             return False
     return True
-
-
-# --------------------------------------------------------------------------- sources
-def _functions_reached(fn: Any, seen: set[int]) -> list[types.FunctionType]:
-    """``fn`` and the functions held in its closure cells, recursively."""
-    while hasattr(fn, "fn") and callable(fn.fn):
-        fn = fn.fn
-    if not isinstance(fn, types.FunctionType) or id(fn) in seen:
-        return []
-    seen.add(id(fn))
-    found = [fn]
-    for cell in fn.__closure__ or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        values = value if isinstance(value, (tuple, list)) else (value,)
-        for v in values:
-            if callable(v):
-                found += _functions_reached(v, seen)
-    return found
-
-
-def _source_file(obj: Any) -> str | None:
-    try:
-        path = inspect.getsourcefile(obj)
-    except TypeError:
-        return None
-    return str(Path(path).resolve()) if path else None
-
-
-def source_files(spec) -> list[str]:
-    """The kernel module, the sources of its laws (sides, combine and the functions they
-    close over), its combine, and ``spec.sources``; repo-relative where possible."""
-    files: set[str] = set()
-    module = sys.modules.get(f"impls.{spec.name}") or inspect.getmodule(spec.run)
-    for obj in (module, spec.combine):
-        for fn in ([obj] if isinstance(obj, types.ModuleType) else _functions_reached(obj, set())):
-            path = _source_file(fn)
-            if path:
-                files.add(path)
-    try:
-        from laws import REGISTRY
-    except ImportError:
-        REGISTRY = None
-    for law_id in spec.laws:
-        if REGISTRY is None or law_id not in REGISTRY:
-            continue
-        law = REGISTRY[law_id]
-        seen: set[int] = set()
-        for part in (law.lhs, law.rhs, law.combine, law.pre, law.error_bound):
-            for fn in _functions_reached(part, seen):
-                path = _source_file(fn)
-                if path:
-                    files.add(path)
-    for extra in spec.sources:
-        p = Path(extra)
-        files.add(str((p if p.is_absolute() else REPO_ROOT / p).resolve()))
-    return sorted(_display_path(f) for f in files)
-
-
-def _display_path(path: str) -> str:
-    p = Path(path)
-    try:
-        return p.relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return p.as_posix()
-
-
-def _resolve(path: str, root: Path) -> Path:
-    p = Path(path)
-    return p if p.is_absolute() else root / p
-
-
-def _file_sha(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-def hash_sources(paths: Iterable[str], root: Path = REPO_ROOT) -> dict:
-    """{"sha256": combined, "files": [{"path", "sha256"}]}; a missing file hashes None."""
-    entries = [{"path": p, "sha256": _file_sha(_resolve(p, root))} for p in sorted(paths)]
-    combined = hashlib.sha256(
-        "\n".join(f"{e['path']}:{e['sha256']}" for e in entries).encode()).hexdigest()
-    return {"sha256": combined, "files": entries}
 
 
 # --------------------------------------------------------------------------- comparing
@@ -595,38 +507,6 @@ def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Pa
             os.unlink(tmp)
         raise
     return target
-
-
-def stale_certificates(directory: str | os.PathLike, root: str | os.PathLike | None = None
-                       ) -> list[dict]:
-    """Certificates in ``directory`` whose recorded source hash no longer matches the
-    files they name: [{"kernel", "path", "reason"}]."""
-    root_path = Path(root) if root is not None else REPO_ROOT
-    stale = []
-    for path in sorted(Path(directory).glob("*.json")):
-        try:
-            cert = json.loads(path.read_text(encoding="utf-8"))
-            recorded, files = cert["source_hash"], cert["sources"]
-            kernel = cert.get("kernel")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            stale.append({"kernel": None, "path": str(path),
-                          "reason": f"unreadable certificate ({type(exc).__name__})"})
-            continue
-        current = hash_sources([f["path"] for f in files], root_path)
-        if current["sha256"] == recorded:
-            continue
-        before = {f["path"]: f["sha256"] for f in files}
-        changed = [f["path"] for f in current["files"]
-                   if f["sha256"] is not None and f["sha256"] != before.get(f["path"])]
-        missing = [f["path"] for f in current["files"] if f["sha256"] is None]
-        parts = []
-        if changed:
-            parts.append("changed: " + ", ".join(changed))
-        if missing:
-            parts.append("missing: " + ", ".join(missing))
-        stale.append({"kernel": kernel, "path": str(path),
-                      "reason": "; ".join(parts) or "source hash differs"})
-    return stale
 
 
 # --------------------------------------------------------------------------- command line
