@@ -57,6 +57,7 @@ import triton.language as tl
 
 from laws.associativity.combines import flash_state
 
+from . import buffers
 from .matmul import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, TENSOR_CORE_ACCUMULATE, TF32_OPERAND, U32,
                        U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, round_up, ulp_error)
@@ -179,7 +180,9 @@ def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skip
         kv_len = kv_len.to(torch.int32)
     scale = d ** -0.5 if scale is None else float(scale)
     dtype = str(q.dtype).replace("torch.", "")
-    out = torch.empty_like(q)
+    q, k, v = (buffers.operand(t, name) for t, name in ((q, "q"), (k, "k"), (v, "v")))
+    kv_len = buffers.operand(kv_len, "kv_len")
+    out = buffers.empty(q.shape, q.dtype, q.device, "o")
     cfg = blocks(d, q.dtype)
     grid = (triton.cdiv(m, cfg["BLOCK_M"]), b * h)
     if out.numel():

@@ -40,6 +40,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
+from . import buffers
 from .spec import Case, KernelSpec, device as current_device
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
 from .var_mean import (DTYPES, cases_for, config, exact_moments, representable,
@@ -111,9 +112,11 @@ def _launch(x, weight, bias, eps, variance_add: bool, eps_outside_sqrt: bool):
     _validate(x, weight, bias, eps)
     n = x.shape[-1]
     rows = x.numel() // n
-    y = torch.empty_like(x)
-    mean = torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
-    rstd = torch.empty_like(mean)
+    x, weight, bias = (buffers.operand(t, name) for t, name in
+                       ((x, "x"), (weight, "weight"), (bias, "bias")))
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
+    mean = buffers.empty(x.shape[:-1], torch.float32, x.device, "mean")
+    rstd = buffers.empty(x.shape[:-1], torch.float32, x.device, "rstd")
     if rows:
         cfg = config(n)
         _layer_norm_kernel[(rows,)](x, weight, bias, y, mean, rstd, n, float(eps),

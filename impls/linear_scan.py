@@ -53,6 +53,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
 from impls.numerics import (FP32_FLUSH, U32, U64, log_roundoff, round_up,
                             stored_output_error)
 from impls.spec import Case, KernelSpec, backend, device
@@ -151,9 +152,10 @@ def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None,
     rows, n = b.shape
     block = block or block_size()
     n_blocks = triton.cdiv(n, block)
-    pair_a = torch.empty((rows, n_blocks), dtype=torch.float32, device=b.device)
-    pair_b = torch.empty_like(pair_a)
-    h = torch.empty_like(b)
+    a, b = buffers.operand(a, "a"), buffers.operand(b, "b")
+    pair_a = buffers.empty((rows, n_blocks), torch.float32, b.device, "block pairs (a)")
+    pair_b = buffers.empty((rows, n_blocks), torch.float32, b.device, "block pairs (b)")
+    h = buffers.empty(b.shape, b.dtype, b.device, "h")
     grid = (rows, n_blocks)
     _block_pairs[grid](a, b, pair_a, pair_b, n, n_blocks, BLOCK=block)
     _scan_with_carry[grid](a, b, pair_a, pair_b, h, n, n_blocks, BLOCK=block,

@@ -33,6 +33,7 @@ import torch
 import triton
 import triton.language as tl
 
+from . import buffers
 from .numerics import FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
 
@@ -150,7 +151,8 @@ def _launch(a, b, input_precision, drop_k_tail: bool) -> torch.Tensor:
         raise ValueError(f"matmul: input_precision must be 'ieee' or 'tf32', got {precision!r}")
     m, k = a.shape
     n = b.shape[1]
-    c = torch.empty((m, n), dtype=a.dtype, device=a.device)
+    a, b = buffers.operand(a, "a"), buffers.operand(b, "b")
+    c = buffers.empty((m, n), a.dtype, a.device, "c")
     if c.numel() == 0:
         return c
     cfg = blocks()

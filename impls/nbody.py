@@ -53,6 +53,7 @@ import torch
 import triton
 import triton.language as tl
 
+from . import buffers
 from .matmul import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
@@ -162,13 +163,14 @@ def _launch(pos, mass, g, eps, wrong_mass=False):
     if not (math.isfinite(g) and math.isfinite(eps)):
         raise ValueError("nbody: g and eps must be finite")
     n = pos.shape[0]
-    forces = torch.zeros((n, 3), dtype=torch.float32, device=pos.device)
+    pos, mass = buffers.operand(pos, "pos"), buffers.operand(mass, "mass")
+    forces = buffers.zeros((n, 3), torch.float32, pos.device, "forces")
     if n == 0:
         return forces
     tiles = triton.cdiv(n, block())
     tile_i, tile_j = torch.triu_indices(tiles, tiles, device=pos.device).to(torch.int32)
-    nbody_kernel[(tile_i.numel(),)](pos, mass, forces, tile_i.contiguous(),
-                                    tile_j.contiguous(), n, float(g),
+    nbody_kernel[(tile_i.numel(),)](pos, mass, forces, buffers.operand(tile_i, "tile_i"),
+                                    buffers.operand(tile_j, "tile_j"), n, float(g),
                                     float(np.float32(eps * eps)), BLOCK=block(),
                                     WRONG_MASS=wrong_mass)
     return forces

@@ -44,6 +44,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
 from impls.numerics import FP32_FLUSH, U32, U64, gamma, round_up, stored_output_error
 from impls.spec import Case, KernelSpec, backend, device
 
@@ -145,8 +146,9 @@ def cumsum(x: torch.Tensor, block: int | None = None, _plant: str | None = None
     rows, n = x.shape
     block = block or block_size()
     n_blocks = triton.cdiv(n, block)
-    totals = torch.empty((rows, n_blocks), dtype=torch.float32, device=x.device)
-    y = torch.empty_like(x)
+    x = buffers.operand(x, "x")
+    totals = buffers.empty((rows, n_blocks), torch.float32, x.device, "block totals")
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
     grid = (rows, n_blocks)
     _block_totals[grid](x, totals, n, n_blocks, BLOCK=block)
     _scan_with_carry[grid](x, totals, y, n, n_blocks, BLOCK=block,

@@ -45,6 +45,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
 from impls.linear_scan import recurrence_error
 from impls.numerics import (FP32_FLUSH, U32, U64, gamma, log_roundoff, round_up,
                             stored_output_error, ulp_error)
@@ -189,9 +190,12 @@ def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None,
     bl = chunk or chunk_size()
     bn = max(triton.next_power_of_2(states), 2)
     n_chunks = triton.cdiv(length, bl)
-    pair_a = torch.empty((batch * channels, n_chunks, bn), dtype=torch.float32, device=x.device)
-    pair_b = torch.empty_like(pair_a)
-    y = torch.empty_like(x)
+    x, delta, A, Bm, Cm, Dskip = (buffers.operand(t, name) for t, name in zip(
+        (x, delta, A, Bm, Cm, Dskip), ("x", "delta", "A", "Bm", "Cm", "Dskip")))
+    pairs = (batch * channels, n_chunks, bn)
+    pair_a = buffers.empty(pairs, torch.float32, x.device, "chunk pairs (a)")
+    pair_b = buffers.empty(pairs, torch.float32, x.device, "chunk pairs (b)")
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
     grid = (batch * channels, n_chunks)
     _chunk_pairs[grid](x, delta, A, Bm, pair_a, pair_b, length, channels, states, n_chunks,
                        BL=bl, BN=bn)

@@ -54,6 +54,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import online_softmax
+from . import buffers
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error, ulp_error
 from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
@@ -134,8 +135,9 @@ def _launch(x, rescale_dropped: bool, stat_cols_shift: int):
     _validate(x)
     n = x.shape[-1]
     rows = x.numel() // n
-    y = torch.empty_like(x)
-    lse = torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
+    x = buffers.operand(x, "x")
+    y = buffers.empty(x.shape, x.dtype, x.device, "softmax")
+    lse = buffers.empty(x.shape[:-1], torch.float32, x.device, "lse")
     if rows:
         cfg = config(n)
         _softmax_kernel[(rows,)](x, y, lse, n, BLOCK=cfg["block"],

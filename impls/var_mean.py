@@ -53,6 +53,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
+from . import buffers
 from .numerics import U32, round_up, stored_output_error, ulp_error
 from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
@@ -139,8 +140,9 @@ def _launch(x, correction, variance_add: bool, cols_shift: int):
         raise ValueError(f"var_mean: correction must be 0 or 1, got {correction!r}")
     n = x.shape[-1]
     rows = x.numel() // n
-    var = torch.empty(x.shape[:-1], dtype=x.dtype, device=x.device)
-    mean = torch.empty_like(var)
+    x = buffers.operand(x, "x")
+    var = buffers.empty(x.shape[:-1], x.dtype, x.device, "var")
+    mean = buffers.empty(x.shape[:-1], x.dtype, x.device, "mean")
     if rows:
         cfg = config(n)
         _var_mean_kernel[(rows,)](x, var, mean, n, float(correction), BLOCK=cfg["block"],

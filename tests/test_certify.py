@@ -256,7 +256,8 @@ def fake_kernels(monkeypatch):
 
 
 def _args(tmp_path, *kernels, **kw):
-    base = dict(kernels=list(kernels), backend="auto", out=str(tmp_path), json=False, seed=0)
+    base = dict(kernels=list(kernels), backend="auto", out=str(tmp_path), json=False, seed=0,
+                isolate=False)   # the fake kernels live in this process only
     base.update(kw)
     return types.SimpleNamespace(**base)
 

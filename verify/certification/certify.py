@@ -9,6 +9,12 @@ when every case of every certified dtype passes and every law it names that is i
 catalog is ok. bfloat16 is certified only on a GPU: Triton's interpreter computes bf16
 wrongly, so the interpreter's certificate skips it and says so.
 
+Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
+tensor fails the case with a one-line reason, a read outside one reads poison. Many
+kernels at once (``certify_all``, batch.py) run in a child process, so a crash becomes
+a failing certificate; sources.py lists the files a certificate hashes, links.py checks
+that kernels and laws name each other.
+
 Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
 whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
 ``_oracle`` in the oracle describes its precision) and are recorded, not compared;
@@ -34,6 +40,7 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
+from verify.certification.guards import GuardedAllocator
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
 from verify.errors import BadInput
@@ -315,7 +322,11 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                 oracles[index] = _outputs(oracle)
                 _merge_meta(oracle_meta, _meta(oracle))
             oracle = oracles[index]
-            outputs = spec.run(case, dtype)
+            outputs, memory = _guarded_run(spec, case, dtype)
+            if memory:  # out-of-bounds writes: the outputs are not to be trusted
+                record.update(rho=math.inf, problem="; ".join(memory), **{"pass": False})
+                records.append(record)
+                continue
             bound = spec.bound(case, dtype, outputs)
         except Exception as exc:  # a crash fails the case; it does not stop the others
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
@@ -371,6 +382,16 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         "skipped_cases": skipped,
         "formula": formula,
     }
+
+
+def _guarded_run(spec, case, dtype: str) -> tuple[dict, list[str]]:
+    """``spec.run`` with every buffer its wrapper allocates guarded
+    (verify/certification/guards.py): (outputs, one line per memory violation)."""
+    from impls import buffers
+    allocator = GuardedAllocator()
+    with buffers.using(allocator):
+        outputs = spec.run(case, dtype)
+    return outputs, allocator.violations()
 
 
 def _inputs_not_representable(case, dtype: str) -> list[str]:
@@ -533,53 +554,11 @@ def resolve_backend(requested: str) -> str:
     raise BadInput(f"unknown backend {requested!r} (use auto, gpu or interpreter)")
 
 
-def _failed_load(name: str, backend: str, exc: Exception) -> dict:
-    return {"kernel": name, "backend": backend, "pass": False, "rho": None,
-            "dtypes": {}, "notes": [f"could not load the kernel: {type(exc).__name__}: {exc}"]}
-
-
-def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
-                seed: int = 0, progress: bool = True, kernels: Iterable[str] | None = None,
-                planted: bool = True,
-                law_results: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
-    """Certify kernels (all by default), check their planted bugs fail, write the
-    certificates; BadInput for an unknown kernel or an unavailable backend, and its
-    subclass CrossLinkError when the kernels and the laws they name disagree (checked
-    before any kernel runs). ``law_results``: the catalog's verdicts by law id, reused
-    instead of proving those laws again."""
-    from rich.console import Console
-
-    import impls
-    from laws import REGISTRY
-    from verify.certification.links import CrossLinkError, cross_link_problems
-    names = list(kernels or impls.kernel_names())
-    known = set(impls.kernel_names())
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
-                       f"(known: {', '.join(sorted(known)) or 'none'})")
-    backend = resolve_backend(backend or "auto")
-    specs = {name: _load(impls, name) for name in names}
-    problems = cross_link_problems(
-        REGISTRY, {n: s for n, s in specs.items() if not isinstance(s, Exception)},
-        known, report_unknown=kernels is None)
-    if problems:
-        raise CrossLinkError(problems)
-    err = Console(stderr=True)
-    certificates = []
-    stdout = sys.stdout
-    sys.stdout = sys.stderr  # kernels and libraries may print; stdout belongs to the report
-    try:
-        for i, name in enumerate(names, 1):
-            if progress:
-                err.print(f"[{i}/{len(names)}] certifying {name} on {backend} …")
-            cert = _certify_loaded(specs[name], name, backend, seed, planted, law_results)
-            if "source_hash" in cert:
-                cert["path"] = str(write_certificate(cert, out_dir))
-            certificates.append(cert)
-    finally:
-        sys.stdout = stdout
-    return certificates
+def certify_all(*args: Any, **kwargs: Any) -> list[dict]:
+    """Certify many kernels, each isolated in a child process: see
+    ``verify.certification.batch.certify_all``."""
+    from verify.certification.batch import certify_all as run_all
+    return run_all(*args, **kwargs)
 
 
 def cmd_certify(args) -> int:
@@ -592,7 +571,8 @@ def cmd_certify(args) -> int:
                                    out_dir=getattr(args, "out", None) or "certificates",
                                    seed=seed, progress=not as_json,
                                    kernels=getattr(args, "kernels", None),
-                                   planted=getattr(args, "planted", True))
+                                   planted=getattr(args, "planted", True),
+                                   isolate=getattr(args, "isolate", True))
     except BadInput as exc:
         print(f"verify: error: {exc}", file=sys.stderr)
         return 2
@@ -606,31 +586,6 @@ def cmd_certify(args) -> int:
     else:
         _print_table(certificates, summary)
     return 1 if failed else 0
-
-
-def _load(impls, name: str):
-    """The kernel's spec, or the exception that loading it raised."""
-    try:
-        return impls.load(name)
-    except Exception as exc:  # a kernel that cannot load gets a failing certificate
-        return exc
-
-
-def _certify_loaded(spec, name: str, backend: str, seed: int, with_planted: bool,
-                    law_results: Mapping[str, Mapping[str, Any]] | None) -> dict:
-    if isinstance(spec, Exception):
-        return _failed_load(name, backend, spec)
-    cert = certify(spec, backend, seed=seed, law_results=law_results)
-    if with_planted and spec.planted:
-        planted = planted_results(spec, backend, seed=seed)
-        cert["planted"] = {p: {"caught": not c["pass"], "rho": c["rho"]}
-                           for p, c in planted.items()}
-        escaped = [p for p, c in planted.items() if c["pass"]]
-        if escaped:
-            cert["pass"] = False
-            cert["notes"].append("planted bug(s) passed certification, so the bound or "
-                                 "the cases are too weak: " + ", ".join(escaped))
-    return cert
 
 
 def _format_rho(rho: Any) -> str:
