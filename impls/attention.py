@@ -57,17 +57,17 @@ import triton.language as tl
 
 from laws.associativity.combines import flash_state
 
-from .matmul import (HALF_SUBNORMAL, TF32_OPERAND, TORCH_DTYPES, U64, U_ACC,
-                     UNIT_ROUNDOFF, cast_error, check_shape, check_tensors, dot_factor,
-                     dot_input_precision, gamma, half_exact, round_up)
+from . import buffers
+from .matmul import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact
+from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, TENSOR_CORE_ACCUMULATE, TF32_OPERAND, U32,
+                       U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, round_up, ulp_error)
 from .spec import Case, KernelSpec, backend, device
 
 HEAD_DIMS = (64, 128)
-EXP_REL = 2.0 ** -21       # tl.exp: 4 ulp at its rounded argument
-DIV_REL = 2.0 ** -21       # fp32 division: 4 ulp
-EXP64_REL = 2.0 ** -50     # the float64 oracle's exp: 8 ulp
-FLUSH = 2.0 ** -126
-U32 = UNIT_ROUNDOFF["float32"]
+EXP_REL = ulp_error(4, "float32")      # tl.exp: 4 ulp at its rounded argument (2⁻²¹)
+DIV_REL = ulp_error(4, "float32")      # fp32 division: 4 ulp
+EXP64_REL = ulp_error(4, "float64")    # the float64 oracle's exp: 4 ulp (2⁻⁵⁰)
+FLUSH = FP32_FLUSH
 
 
 # --------------------------------------------------------------------------- reference
@@ -180,7 +180,9 @@ def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skip
         kv_len = kv_len.to(torch.int32)
     scale = d ** -0.5 if scale is None else float(scale)
     dtype = str(q.dtype).replace("torch.", "")
-    out = torch.empty_like(q)
+    q, k, v = (buffers.operand(t, name) for t, name in ((q, "q"), (k, "k"), (v, "v")))
+    kv_len = buffers.operand(kv_len, "kv_len")
+    out = buffers.empty(q.shape, q.dtype, q.device, "o")
     cfg = blocks(d, q.dtype)
     grid = (triton.cdiv(m, cfg["BLOCK_M"]), b * h)
     if out.numel():
@@ -260,7 +262,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
            * (1.0 + U32) ** n_b - 1.0)
     u_p = UNIT_ROUNDOFF[dtype] if dtype != "float32" else 0.0
     eta_p = HALF_SUBNORMAL[dtype] if dtype != "float32" else 0.0
-    big_x = ((1.0 + u_p) * (1.0 + e_in) ** 2 * (1.0 + gamma(block_n, U_ACC))
+    big_x = ((1.0 + u_p) * (1.0 + e_in) ** 2 * (1.0 + gamma(block_n, TENSOR_CORE_ACCUMULATE))
              * (1.0 + U32) ** n_b - 1.0)
     big_y = (1.0 + gamma(block_n - 1, U32)) * (1.0 + U32) ** n_b - 1.0
     flush_w = (n_b + 2) * FLUSH
@@ -362,7 +364,8 @@ def _bench(which: str) -> dict:
 
 KERNEL = KernelSpec(
     name="attention",
-    laws=("flash_state.associative", "flash_state.identity", "causal_block_skip.skip"),
+    laws=("flash_state.associative", "flash_state.identity", "causal_block_skip.skip",
+          "attention_permutation.queries"),   # query blocks run as independent programs
     summary="fused attention forward (FlashAttention): causal or not, key padding, "
             "head dim 64/128, running (m, l, o) state merged by flash_state",
     combine=flash_state,

@@ -29,12 +29,13 @@ import torch
 import triton
 import triton.language as tl
 
-from .matmul import (FP32_FLUSH, TORCH_DTYPES, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
-                     check_shape, check_tensors, dot_factor, dot_input_precision, gamma,
-                     half_exact, round_up, wide_range)
+from . import buffers
+from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact,
+                     wide_range)
+from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
+                       round_up)
 from .spec import Case, KernelSpec, backend, device
 
-U32 = UNIT_ROUNDOFF["float32"]
 
 
 # --------------------------------------------------------------------------- reference
@@ -97,8 +98,9 @@ def _launch(x, wq, s, store_acc=False, scale_per_row=False):
     check_shape("int8_matmul", "wq", wq, (k, None))
     n = wq.shape[1]
     check_shape("int8_matmul", "s", s, (n,))
-    y = torch.empty((m, n), dtype=x.dtype, device=x.device)
-    acc = torch.empty((m, n) if store_acc else (1,), dtype=torch.float32, device=x.device)
+    x, wq, s = buffers.operand(x, "x"), buffers.operand(wq, "wq"), buffers.operand(s, "s")
+    y = buffers.empty((m, n), x.dtype, x.device, "y")
+    acc = buffers.empty((m, n) if store_acc else (1,), torch.float32, x.device, "acc")
     if y.numel() == 0:
         return y, acc
     cfg = blocks()

@@ -40,10 +40,11 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
+from . import buffers
 from .spec import Case, KernelSpec, device as current_device
-from .var_mean import (DTYPES, U32, cases_for, cast_bound, config,
-                       exact_moments, representable, round_up, row_statistics,
-                       statistics_bound, validate)
+from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
+from .var_mean import (DTYPES, cases_for, config, exact_moments, representable,
+                       row_statistics, statistics_bound, validate)
 
 
 # --------------------------------------------------------------------------- reference
@@ -111,9 +112,11 @@ def _launch(x, weight, bias, eps, variance_add: bool, eps_outside_sqrt: bool):
     _validate(x, weight, bias, eps)
     n = x.shape[-1]
     rows = x.numel() // n
-    y = torch.empty_like(x)
-    mean = torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
-    rstd = torch.empty_like(mean)
+    x, weight, bias = (buffers.operand(t, name) for t, name in
+                       ((x, "x"), (weight, "weight"), (bias, "bias")))
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
+    mean = buffers.empty(x.shape[:-1], torch.float32, x.device, "mean")
+    rstd = buffers.empty(x.shape[:-1], torch.float32, x.device, "rstd")
     if rows:
         cfg = config(n)
         _layer_norm_kernel[(rows,)](x, weight, bias, y, mean, rstd, n, float(eps),
@@ -201,7 +204,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     |Δyᵢ| ≤ (|wᵢ|(B_p(1+g₂) + g₂|dᵢ|r) + u|yᵢ|)/(1−u) + 3·2⁻¹²⁶ + u_out|ŷᵢ| + η_out,
     B_p = B_d·r(1+ρ_r) + |dᵢ|·r·ρ_r, B_d = E_μ + u(|dᵢ| + E_μ)/(1−u) (derivation in the
     module docstring)."""
-    u, tiny = U32, 2.0 ** -126
+    u, tiny = U32, FP32_FLUSH
     g2 = (1 + u) ** 2 - 1
     t = getattr(torch, dtype)
     x = case.inputs["x"].to(t).to(torch.float64)
@@ -226,7 +229,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     b_p = b_d * r * (1 + rho_r) + d.abs() * r * rho_r
     y = d * r * w + b
     y_err = (w.abs() * (b_p * (1 + g2) + g2 * d.abs() * r) + u * y.abs()) / (1 - u) + 3 * tiny
-    y_err = y_err.reshape(shape) + cast_bound(outputs["y"], dtype)
+    y_err = y_err.reshape(shape) + stored_output_error(outputs["y"], dtype)
     return {"y": round_up(y_err),
             "mean": round_up(e_mu.squeeze(-1).reshape(shape[:-1])),
             "rstd": round_up((r * rho_r).squeeze(-1).reshape(shape[:-1])),

@@ -53,15 +53,13 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
+from impls.numerics import (FP32_FLUSH, U32, U64, log_roundoff, round_up,
+                            stored_output_error)
 from impls.spec import Case, KernelSpec, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-U32 = 2.0 ** -24
-U64 = 2.0 ** -53
-U_OUT = {"float32": 0.0, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
-ETA_OUT = {"float32": 0.0, "float16": 2.0 ** -25, "bfloat16": 2.0 ** -134}
-FLUSH = 2.0 ** -126
-SLACK = 2.0 ** -30
+FLUSH = FP32_FLUSH
 
 
 def block_size(which: str | None = None) -> int:
@@ -154,9 +152,10 @@ def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None,
     rows, n = b.shape
     block = block or block_size()
     n_blocks = triton.cdiv(n, block)
-    pair_a = torch.empty((rows, n_blocks), dtype=torch.float32, device=b.device)
-    pair_b = torch.empty_like(pair_a)
-    h = torch.empty_like(b)
+    a, b = buffers.operand(a, "a"), buffers.operand(b, "b")
+    pair_a = buffers.empty((rows, n_blocks), torch.float32, b.device, "block pairs (a)")
+    pair_b = buffers.empty((rows, n_blocks), torch.float32, b.device, "block pairs (b)")
+    h = buffers.empty(b.shape, b.dtype, b.device, "h")
     grid = (rows, n_blocks)
     _block_pairs[grid](a, b, pair_a, pair_b, n, n_blocks, BLOCK=block)
     _scan_with_carry[grid](a, b, pair_a, pair_b, h, n, n_blocks, BLOCK=block,
@@ -166,17 +165,6 @@ def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None,
 
 
 # --------------------------------------------------------------------------- bounds
-def _ell(u: float) -> float:
-    return -math.log1p(-u)
-
-
-def _round_up(x: torch.Tensor, terms: int) -> torch.Tensor:
-    """Enlarge a float64 bound built from ``terms`` accumulated float64 roundings."""
-    nu = (terms + 8) * U64
-    x = x * (1.0 + nu / (1.0 - nu) + SLACK)
-    return torch.nextafter(x, torch.full_like(x, math.inf))
-
-
 def magnitudes(a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, block: int) -> dict:
     """Float64 magnitude recurrences along the last axis: H_t = |a_t|H_{t−1} + |b_t|,
     H_own (restarted at each block), W_t = |a_t|(W_{t−1} + w_t·H_{t−1}) (= Σ_s (Σ_{r∈(s,t]}
@@ -214,7 +202,7 @@ def recurrence_error(a: torch.Tensor, b: torch.Tensor, block: int, u: float = U3
     b_t. Returns {"bound", "H", "M"}."""
     a, b = a.to(torch.float64), b.to(torch.float64)
     n = b.shape[-1]
-    ell = _ell(u)
+    ell = log_roundoff(u)
     w = torch.full_like(a, ell)
     if a_log_err is not None:
         w = w + a_log_err.to(torch.float64)
@@ -235,7 +223,7 @@ def sequential_oracle_error(a: torch.Tensor, b: torch.Tensor, h: torch.Tensor) -
     """Error of the float64 sequential loop, whose leaf s meets 2(t − s) + 1 roundings
     (lemma above with the left-fold tree), plus u₆₄|h| for good measure."""
     a, b = a.to(torch.float64), b.to(torch.float64)
-    ell = _ell(U64)
+    ell = log_roundoff(U64)
     mags = magnitudes(a, b, torch.full_like(a, ell), block=max(b.shape[-1], 1))
     kappa = _kappa((2 * b.shape[-1] + 2) * ell)
     return kappa * (2 * mags["W"] + ell * mags["H"]) + U64 * h.abs()
@@ -339,8 +327,8 @@ def bound(case: Case, dtype: str, outputs: dict) -> dict:
     kernel = recurrence_error(a_hat, b_hat, block_size())["bound"]
     total = (kernel + sequential_oracle_error(a, b, h)
              + representation_error(a, b, h, torch_dtype)
-             + U_OUT[dtype] * outputs["h"].to(torch.float64).abs() + ETA_OUT[dtype])
-    return {"h": _round_up(total, b.shape[-1]), "_formula": FORMULA}
+             + stored_output_error(outputs["h"], dtype))
+    return {"h": round_up(total, roundings=b.shape[-1] + 8), "_formula": FORMULA}
 
 
 def naive(case: Case, dtype: str) -> dict:
@@ -383,7 +371,8 @@ def bench(which: str) -> dict:
 
 KERNEL = KernelSpec(
     name="linear_scan",
-    laws=("linear_recurrence.associative", "linear_recurrence.identity"),
+    laws=("linear_recurrence.associative", "linear_recurrence.identity",
+          "affine_recurrence.matrix_form"),
     summary="h_t = a_t·h_{t−1} + b_t along rows, multi-block, float32 accumulation",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),

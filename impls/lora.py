@@ -30,9 +30,11 @@ import torch
 import triton
 import triton.language as tl
 
-from .matmul import (FP32_FLUSH, HALF_SUBNORMAL, TORCH_DTYPES, U64, UNIT_ROUNDOFF,
-                     abs_matmul, cast_error, check_shape, check_tensors, dot_factor,
-                     dot_input_precision, gamma, half_exact, round_up, wide_range)
+from . import buffers
+from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact,
+                     wide_range)
+from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
+                       dot_factor, gamma, round_up)
 from .spec import Case, KernelSpec, backend, device
 
 MAX_RANK = 128
@@ -109,7 +111,9 @@ def lora(x, w, b, a):
 def _launch(x, w, down, down_strides, up, up_strides, r):
     m, d_in = x.shape
     d_out = w.shape[1]
-    y = torch.empty((m, d_out), dtype=x.dtype, device=x.device)
+    x, w = buffers.operand(x, "x"), buffers.operand(w, "w")
+    down, up = buffers.operand(down, "down"), buffers.operand(up, "up")
+    y = buffers.empty((m, d_out), x.dtype, x.device, "y")
     if y.numel() == 0:
         return y
     cfg = blocks()

@@ -26,7 +26,6 @@ shared with the other matmul-shaped kernels: lora, int8_matmul and attention.
 """
 from __future__ import annotations
 
-import math
 from typing import Mapping
 
 import numpy as np
@@ -34,32 +33,13 @@ import torch
 import triton
 import triton.language as tl
 
+from . import buffers
+from .numerics import FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
 
 # --------------------------------------------------------------------------- numbers
-UNIT_ROUNDOFF = {"float64": 2.0 ** -53, "float32": 2.0 ** -24, "tf32": 2.0 ** -11,
-                 "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
-HALF_SUBNORMAL = {"float64": 2.0 ** -1075, "float32": 2.0 ** -150, "float16": 2.0 ** -25,
-                  "bfloat16": 2.0 ** -134}
-FP32_FLUSH = 2.0 ** -126           # error of one fp32 result flushed to zero
-U_ACC = 2.0 * UNIT_ROUNDOFF["float32"]
-TF32_OPERAND = 2.0 ** -10          # truncation to tf32 (rounding would be 2⁻¹¹)
-U64 = UNIT_ROUNDOFF["float64"]
 TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16,
                 "float32": torch.float32}
-
-
-def gamma(n: float, u: float) -> float:
-    """γₙ = nu/(1 − nu); infinite when nu ≥ 1."""
-    nu = n * u
-    return math.inf if nu >= 1.0 else nu / (1.0 - nu)
-
-
-def round_up(x: torch.Tensor) -> torch.Tensor:
-    """A float64 bound enlarged past its own evaluation error (far fewer than 2²⁰
-    roundings of 2⁻⁵³ each), then moved to the next float64 up."""
-    x = x.to(torch.float64) * (1.0 + 2.0 ** -30)
-    return torch.nextafter(x, torch.full_like(x, math.inf))
 
 
 def dot_input_precision(dtype: str) -> str:
@@ -67,24 +47,6 @@ def dot_input_precision(dtype: str) -> str:
     uses exact "ieee" products in the interpreter and "tf32" tensor cores on a GPU;
     fp16/bf16 products are exact either way and record "ieee"."""
     return "tf32" if dtype == "float32" and backend() == "gpu" else "ieee"
-
-
-def dot_factor(k: int, input_precision: str) -> float:
-    """c with |fl(xᵀy) − xᵀy| ≤ c·|x|ᵀ|y| for a length-k dot accumulated in fp32."""
-    e_in = TF32_OPERAND if input_precision == "tf32" else 0.0
-    return (1.0 + e_in) ** 2 * (1.0 + gamma(k, U_ACC)) - 1.0
-
-
-def cast_error(y_hat: torch.Tensor, dtype: str) -> torch.Tensor:
-    """Round-to-nearest into ``dtype``: |fl(y) − y| ≤ u|fl(y)| + half a subnormal step."""
-    return UNIT_ROUNDOFF[dtype] * y_hat.detach().to("cpu", torch.float64).abs() \
-        + HALF_SUBNORMAL[dtype]
-
-
-def abs_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """|A||B| in float64, enlarged by its own rounding (all terms are non-negative)."""
-    k = a.shape[-1]
-    return (a.double().abs() @ b.double().abs()) * (1.0 + gamma(k, U64))
 
 
 def half_exact(x) -> torch.Tensor:
@@ -189,7 +151,8 @@ def _launch(a, b, input_precision, drop_k_tail: bool) -> torch.Tensor:
         raise ValueError(f"matmul: input_precision must be 'ieee' or 'tf32', got {precision!r}")
     m, k = a.shape
     n = b.shape[1]
-    c = torch.empty((m, n), dtype=a.dtype, device=a.device)
+    a, b = buffers.operand(a, "a"), buffers.operand(b, "b")
+    c = buffers.empty((m, n), a.dtype, a.device, "c")
     if c.numel() == 0:
         return c
     cfg = blocks()

@@ -53,10 +53,11 @@ import torch
 import triton
 import triton.language as tl
 
-from .matmul import U64, UNIT_ROUNDOFF, check_shape, check_tensors, gamma, round_up
+from . import buffers
+from .matmul import check_shape, check_tensors
+from .numerics import SLACK, U32, U64, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
 
-U32 = UNIT_ROUNDOFF["float32"]
 NORMAL_RANGE = (2.0 ** -120, 2.0 ** 120)   # fp32's normal range with a margin
 
 
@@ -162,13 +163,14 @@ def _launch(pos, mass, g, eps, wrong_mass=False):
     if not (math.isfinite(g) and math.isfinite(eps)):
         raise ValueError("nbody: g and eps must be finite")
     n = pos.shape[0]
-    forces = torch.zeros((n, 3), dtype=torch.float32, device=pos.device)
+    pos, mass = buffers.operand(pos, "pos"), buffers.operand(mass, "mass")
+    forces = buffers.zeros((n, 3), torch.float32, pos.device, "forces")
     if n == 0:
         return forces
     tiles = triton.cdiv(n, block())
     tile_i, tile_j = torch.triu_indices(tiles, tiles, device=pos.device).to(torch.int32)
-    nbody_kernel[(tile_i.numel(),)](pos, mass, forces, tile_i.contiguous(),
-                                    tile_j.contiguous(), n, float(g),
+    nbody_kernel[(tile_i.numel(),)](pos, mass, forces, buffers.operand(tile_i, "tile_i"),
+                                    buffers.operand(tile_j, "tile_j"), n, float(g),
                                     float(np.float32(eps * eps)), BLOCK=block(),
                                     WRONG_MASS=wrong_mass)
     return forces
@@ -248,7 +250,7 @@ def barnes_hut(pos, mass, theta, g=1.0, eps=0.0):
         if rest.size:
             stack.extend((child, rest) for child in cell.children)
     rounding = (pair_relative_error(U64) + gamma(n + 8, U64)) * 2 * magnitude
-    return forces, (truncation + rounding) * (1 + 2.0 ** -30)
+    return forces, (truncation + rounding) * (1 + SLACK)
 
 
 # --------------------------------------------------------------------------- certification

@@ -37,7 +37,6 @@ arguments would change nothing, since float addition commutes).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import torch
@@ -45,15 +44,12 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
+from impls.numerics import FP32_FLUSH, U32, U64, gamma, round_up, stored_output_error
 from impls.spec import Case, KernelSpec, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-U32 = 2.0 ** -24
-U64 = 2.0 ** -53
-U_OUT = {"float32": 0.0, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
-ETA_OUT = {"float32": 0.0, "float16": 2.0 ** -25, "bfloat16": 2.0 ** -134}
-FLUSH = 2.0 ** -126
-SLACK = 2.0 ** -30
+FLUSH = FP32_FLUSH
 
 
 def block_size(which: str | None = None) -> int:
@@ -150,8 +146,9 @@ def cumsum(x: torch.Tensor, block: int | None = None, _plant: str | None = None
     rows, n = x.shape
     block = block or block_size()
     n_blocks = triton.cdiv(n, block)
-    totals = torch.empty((rows, n_blocks), dtype=torch.float32, device=x.device)
-    y = torch.empty_like(x)
+    x = buffers.operand(x, "x")
+    totals = buffers.empty((rows, n_blocks), torch.float32, x.device, "block totals")
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
     grid = (rows, n_blocks)
     _block_totals[grid](x, totals, n, n_blocks, BLOCK=block)
     _scan_with_carry[grid](x, totals, y, n, n_blocks, BLOCK=block,
@@ -204,17 +201,6 @@ def cases(seed: int, which: str) -> list[Case]:
     return out
 
 
-def _round_up(x: torch.Tensor, terms: int) -> torch.Tensor:
-    """Enlarge a float64 bound built from ``terms`` accumulated float64 roundings."""
-    x = x * (1.0 + _gamma(terms + 4, U64).item() + SLACK)
-    return torch.nextafter(x, torch.full_like(x, math.inf))
-
-
-def _gamma(k, u: float = U32) -> torch.Tensor:
-    nu = torch.as_tensor(k, dtype=torch.float64) * u
-    return torch.where(nu < 1, nu / (1 - nu), torch.full_like(nu, math.inf))
-
-
 def error_bound(x: torch.Tensor, dtype: str, y_hat: torch.Tensor, block: int) -> torch.Tensor:
     """The componentwise bound of the module docstring, in float64, rounded upward; it
     also covers the oracle's own error (compensated sums: u₆₄|y| + γ²ₙ·Σ|x|)."""
@@ -228,13 +214,13 @@ def error_bound(x: torch.Tensor, dtype: str, y_hat: torch.Tensor, block: int) ->
     local = blocks.cumsum(-1).view(rows, -1)[:, :n]
     totals = blocks.sum(-1)
     earlier = (totals.cumsum(-1) - totals)[:, j]
-    kernel = _gamma(p + 1) * local + _gamma(block + j + 1) * earlier
+    kernel = gamma(p + 1, U32) * local + gamma(block + j + 1, U32) * earlier
     flush = 3.0 * (t + 1).to(torch.float64) * FLUSH
     representation = (x_hat - x64).abs().cumsum(-1)
-    cast = U_OUT[dtype] * y_hat.to(torch.float64).abs() + ETA_OUT[dtype]
+    cast = stored_output_error(y_hat, dtype)
     oracle_error = (U64 * (local + earlier + representation)
-                    + _gamma(n, U64) ** 2 * x64.abs().cumsum(-1))
-    return _round_up(kernel + flush + representation + cast + oracle_error, n)
+                    + gamma(n, U64) ** 2 * x64.abs().cumsum(-1))
+    return round_up(kernel + flush + representation + cast + oracle_error, roundings=n + 4)
 
 
 def run(case: Case, dtype: str, plant: str | None = None) -> dict:

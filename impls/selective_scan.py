@@ -38,7 +38,6 @@ the chunk's decay: h = carry_b + prefix_b).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import torch
@@ -46,18 +45,16 @@ import triton
 import triton.language as tl
 
 from laws.associativity import combines
+from impls import buffers
 from impls.linear_scan import recurrence_error
+from impls.numerics import (FP32_FLUSH, U32, U64, gamma, log_roundoff, round_up,
+                            stored_output_error, ulp_error)
 from impls.spec import Case, KernelSpec, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-U32 = 2.0 ** -24
-U64 = 2.0 ** -53
-E_EXP = 2.0 ** -21
-E_EXP64 = 2.0 ** -52
-U_OUT = {"float32": 0.0, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
-ETA_OUT = {"float32": 0.0, "float16": 2.0 ** -25, "bfloat16": 2.0 ** -134}
-FLUSH = 2.0 ** -126
-SLACK = 2.0 ** -30
+E_EXP = ulp_error(4, "float32")      # 2⁻²¹
+E_EXP64 = ulp_error(1, "float64")    # 2⁻⁵²
+FLUSH = FP32_FLUSH
 NAMES = ("x", "delta", "A", "Bm", "Cm", "Dskip")
 
 
@@ -193,9 +190,12 @@ def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None,
     bl = chunk or chunk_size()
     bn = max(triton.next_power_of_2(states), 2)
     n_chunks = triton.cdiv(length, bl)
-    pair_a = torch.empty((batch * channels, n_chunks, bn), dtype=torch.float32, device=x.device)
-    pair_b = torch.empty_like(pair_a)
-    y = torch.empty_like(x)
+    x, delta, A, Bm, Cm, Dskip = (buffers.operand(t, name) for t, name in zip(
+        (x, delta, A, Bm, Cm, Dskip), ("x", "delta", "A", "Bm", "Cm", "Dskip")))
+    pairs = (batch * channels, n_chunks, bn)
+    pair_a = buffers.empty(pairs, torch.float32, x.device, "chunk pairs (a)")
+    pair_b = buffers.empty(pairs, torch.float32, x.device, "chunk pairs (b)")
+    y = buffers.empty(x.shape, x.dtype, x.device, "y")
     grid = (batch * channels, n_chunks)
     _chunk_pairs[grid](x, delta, A, Bm, pair_a, pair_b, length, channels, states, n_chunks,
                        BL=bl, BN=bn)
@@ -206,20 +206,6 @@ def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None,
 
 
 # --------------------------------------------------------------------------- bounds
-def _gamma(k: float, u: float) -> float:
-    return k * u / (1 - k * u)
-
-
-def _ell(u: float) -> float:
-    return -math.log1p(-u)
-
-
-def _round_up(x: torch.Tensor, terms: int) -> torch.Tensor:
-    nu = (terms + 8) * U64
-    x = x * (1.0 + nu / (1.0 - nu) + SLACK)
-    return torch.nextafter(x, torch.full_like(x, math.inf))
-
-
 def _coefficients(inputs: dict) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Exact decay a, drive b and exponent z as (B, D, N, L) float64 tensors."""
     x, dt = inputs["x"].to(torch.float64), inputs["delta"].to(torch.float64)
@@ -233,11 +219,11 @@ def _output_bound(state_err: torch.Tensor, h: torch.Tensor, inputs: dict, u: flo
                   terms: int) -> torch.Tensor:
     """Contraction y = Σ_n C_n h_n + Dskip·x with states off by ``state_err``; (B, L, D)."""
     C = inputs["Cm"].to(torch.float64).permute(0, 2, 1)[:, None, :, :]   # (B, 1, N, L)
-    g = _gamma(terms + 1, u)
+    g = gamma(terms + 1, u)
     dot = ((1 + g) * (C.abs() * state_err).sum(2) + g * (C.abs() * h.abs()).sum(2))
     skip = (inputs["Dskip"].to(torch.float64)[None, :, None]
             * inputs["x"].to(torch.float64).permute(0, 2, 1)).abs()
-    out = dot + _gamma(2, u) * skip + 4.0 * (terms + 2) * FLUSH
+    out = dot + gamma(2, u) * skip + 4.0 * (terms + 2) * FLUSH
     return out.permute(0, 2, 1)
 
 
@@ -264,17 +250,17 @@ def error_bound(inputs: dict, dtype: str, y_hat: torch.Tensor, chunk: int) -> to
     _check_representable(inputs, dtype)
     a, drive, z = _coefficients(inputs)
     bn = max(triton.next_power_of_2(a.shape[2]), 2)
-    a_err = 3.0 * U32 * z.abs() * (1 + 2 * U32) + _ell(E_EXP)
+    a_err = 3.0 * U32 * z.abs() * (1 + 2 * U32) + log_roundoff(E_EXP)
     kernel = recurrence_error(a, drive, chunk, U32, a_log_err=a_err, b_roundings=2)["bound"]
     h = _exact_states(a, drive)
     y_kernel = _output_bound(kernel, h, inputs, U32, bn)
     length = a.shape[-1]
-    a_err64 = U64 * z.abs() + _ell(E_EXP64)
+    a_err64 = U64 * z.abs() + log_roundoff(E_EXP64)
     oracle_state = recurrence_error(a, drive, max(length, 1), U64, a_log_err=a_err64,
                                     b_roundings=2)["bound"]
     y_oracle = _output_bound(oracle_state, h, inputs, U64, a.shape[2])
-    cast = U_OUT[dtype] * y_hat.to(torch.float64).abs() + ETA_OUT[dtype]
-    return _round_up(y_kernel + y_oracle + cast, length * a.shape[2])
+    cast = stored_output_error(y_hat, dtype)
+    return round_up(y_kernel + y_oracle + cast, roundings=length * a.shape[2] + 8)
 
 
 # --------------------------------------------------------------------------- certification

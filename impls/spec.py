@@ -3,6 +3,9 @@
 Each ``impls/<name>.py`` ends with ``KERNEL = KernelSpec(...)``. The certifier
 (``verify/certification/certify.py``) runs ``cases`` through ``run``, compares with ``oracle`` and
 divides the error by ``bound`` componentwise; ``planted`` variants must fail.
+``run`` (through the kernel's wrapper) gets every buffer it hands a kernel from
+``impls.buffers`` (``empty``, ``zeros``, ``operand``), so the certifier can place inputs
+and outputs in guarded allocations.
 """
 from __future__ import annotations
 

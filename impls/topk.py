@@ -31,6 +31,7 @@ import torch
 import triton
 import triton.language as tl
 
+from impls import buffers
 from impls.spec import Case, KernelSpec, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -202,21 +203,22 @@ def topk(x: torch.Tensor, k: int, _plant: str | None = None
     kp = triton.next_power_of_2(k)
     block = max(sizes["block"], kp)
     abs_mask, inf_bits = LAYOUT[x.dtype]
+    x = buffers.operand(x, "x")
     bits = x.view(BITS[x.dtype])
     m = triton.cdiv(n, block)
-    cand = torch.empty((rows, m, kp), dtype=torch.int64, device=x.device)
+    cand = buffers.empty((rows, m, kp), torch.int64, x.device, "candidates")
     chunks = min(sizes["chunks_per_program"], triton.next_power_of_2(m))
     _chunk_top[(rows, triton.cdiv(m, chunks))](
         bits, cand, n, m, k, BLOCK=block, CHUNKS=chunks, KP=kp, LOG_BLOCK=_log2(block),
         LOG_KP=_log2(kp), ABS_MASK=abs_mask, INF_BITS=inf_bits,
         KEEP_K_MINUS_1=_plant == "truncated")
-    values = torch.empty((rows, k), dtype=x.dtype, device=x.device)
-    indices = torch.empty((rows, k), dtype=torch.int64, device=x.device)
+    values = buffers.empty((rows, k), x.dtype, x.device, "values")
+    indices = buffers.empty((rows, k), torch.int64, x.device, "indices")
     fanin = sizes["fanin"]
     while True:
         m_out = triton.cdiv(m, fanin)
         groups = min(sizes["groups_per_program"], triton.next_power_of_2(m_out))
-        out = torch.empty((rows, m_out, kp), dtype=torch.int64, device=x.device)
+        out = buffers.empty((rows, m_out, kp), torch.int64, x.device, "merged candidates")
         _merge_top[(rows, triton.cdiv(m_out, groups))](
             cand, out, bits, values.view(BITS[x.dtype]), indices, m, m_out, n, k, KP=kp,
             FANIN=fanin, GROUPS=groups, LOG_M=_log2(fanin * kp), LOG_KP=_log2(kp),

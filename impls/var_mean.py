@@ -53,14 +53,13 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
+from . import buffers
+from .numerics import U32, round_up, stored_output_error, ulp_error
 from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
-U32 = 2.0 ** -24
 DIV_ULPS = 4
-OUT_ROUNDING = {"float32": (0.0, 0.0), "float16": (2.0 ** -11, 2.0 ** -25),
-                "bfloat16": (2.0 ** -8, 2.0 ** -134)}  # (u_out, η_out)
 
 
 # --------------------------------------------------------------------------- reference
@@ -141,8 +140,9 @@ def _launch(x, correction, variance_add: bool, cols_shift: int):
         raise ValueError(f"var_mean: correction must be 0 or 1, got {correction!r}")
     n = x.shape[-1]
     rows = x.numel() // n
-    var = torch.empty(x.shape[:-1], dtype=x.dtype, device=x.device)
-    mean = torch.empty_like(var)
+    x = buffers.operand(x, "x")
+    var = buffers.empty(x.shape[:-1], x.dtype, x.device, "var")
+    mean = buffers.empty(x.shape[:-1], x.dtype, x.device, "mean")
     if rows:
         cfg = config(n)
         _var_mean_kernel[(rows,)](x, var, mean, n, float(correction), BLOCK=cfg["block"],
@@ -180,7 +180,7 @@ def statistics_bound(x: torch.Tensor, cfg: dict, backend: str | None = None) -> 
     mean = torch.tensor([float(m) for _, m, _ in moments], dtype=torch.float64)
     m2 = torch.tensor([float(q) for _, _, q in moments], dtype=torch.float64)
     if backend == "gpu":
-        mean_err, m2_err = _tree_free_bound(x64, m2, cfg["depth"], e_div=2 * DIV_ULPS * U32)
+        mean_err, m2_err = _tree_free_bound(x64, m2, cfg["depth"], e_div=ulp_error(DIV_ULPS, "float32"))
     else:
         mean_err, m2_err = _running_bound(x64, cfg["block"], e_div=U32)
     return {"mean": mean, "m2": m2, "mean_err": mean_err, "m2_err": m2_err}
@@ -269,19 +269,6 @@ def _running_bound(x64: torch.Tensor, block: int, e_div: float):
     return run.e_mu, run.e_m2
 
 
-def round_up(x: torch.Tensor) -> torch.Tensor:
-    """Enlarged to cover the float64 evaluation of the bound; an exact zero stays zero."""
-    up = torch.nextafter(x * (1 + 2.0 ** -30), torch.full_like(x, math.inf))
-    return torch.where(x == 0, x, up)
-
-
-def cast_bound(y_hat: torch.Tensor, dtype: str) -> torch.Tensor:
-    """u_out|ŷ| + η_out for storing an fp32 result in ``dtype``."""
-    u_out, eta = OUT_ROUNDING[dtype]
-    y = y_hat.detach().cpu().to(torch.float64).abs().nan_to_num(0.0)  # NaN: compared exactly
-    return u_out * y + (eta if u_out else 0.0)
-
-
 # --------------------------------------------------------------------------- certification
 def _as_dtype(case: Case, dtype: str) -> torch.Tensor:
     return case.inputs["x"].to(getattr(torch, dtype)).to(current_device()).contiguous()
@@ -328,15 +315,15 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     x = case.inputs["x"].to(getattr(torch, dtype))
     n = x.shape[-1]
     stats = statistics_bound(x, config(n))
-    e_div = 2 * DIV_ULPS * U32
+    e_div = ulp_error(DIV_ULPS, "float32")
     dof = n - case.params["correction"]
     shape = x.shape[:-1]
     if dof > 0:
         var_err = (stats["m2_err"] * (1 + e_div) + e_div * stats["m2"]) / dof
     else:
         var_err = torch.zeros_like(stats["m2"])  # NaN expected, compared exactly
-    var_err = var_err.reshape(shape) + cast_bound(outputs["var"], dtype)
-    mean_err = stats["mean_err"].reshape(shape) + cast_bound(outputs["mean"], dtype)
+    var_err = var_err.reshape(shape) + stored_output_error(outputs["var"], dtype)
+    mean_err = stats["mean_err"].reshape(shape) + stored_output_error(outputs["mean"], dtype)
     return {"var": round_up(var_err), "mean": round_up(mean_err),
             "_formula": inspect.getdoc(_bound)}
 

@@ -10,9 +10,11 @@ import pytest
 import torch
 
 import impls
+import laws
 from impls.spec import Case, KernelSpec, backend as running_backend
-from verify.certification import bounds
+from impls import numerics
 from verify.certification import certify as cert_mod
+from verify.certification import links
 from verify.certification.certify import (BF16_NOTE, compare_exact, compare_float, certify, cmd_certify,
                             planted_results, stale_certificates, write_certificate)
 
@@ -44,7 +46,7 @@ def _oracle(case):
 def _bound(case, dtype, outputs):
     """γ_{n−1} Σ|xᵢ| for the fp32 row sum, any order."""
     x = case.inputs["x"]
-    return {"s": bounds.dot_bound(x, torch.ones_like(x), bounds.unit_roundoff("float32"))}
+    return {"s": numerics.dot_bound(x, torch.ones_like(x), numerics.unit_roundoff("float32"))}
 
 
 def make_spec(run=_run, name="rowsum", laws=(), **kw):
@@ -249,11 +251,13 @@ def fake_kernels(monkeypatch):
              "bad": make_spec(name="bad", run=_zeros)}
     monkeypatch.setattr(impls, "kernel_names", lambda: sorted(specs))
     monkeypatch.setattr(impls, "load", lambda name: specs[name])
+    monkeypatch.setattr(laws, "REGISTRY", [])   # a project of two kernels and no laws
     return specs
 
 
 def _args(tmp_path, *kernels, **kw):
-    base = dict(kernels=list(kernels), backend="auto", out=str(tmp_path), json=False, seed=0)
+    base = dict(kernels=list(kernels), backend="auto", out=str(tmp_path), json=False, seed=0,
+                isolate=False)   # the fake kernels live in this process only
     base.update(kw)
     return types.SimpleNamespace(**base)
 
@@ -293,3 +297,94 @@ def test_cmd_certify_fails_a_kernel_whose_planted_bug_passes(monkeypatch, tmp_pa
     assert cmd_certify(_args(tmp_path, "weak", json=True)) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["certificates"][0]["planted"]["not_a_bug"]["caught"] is False
+
+
+# --------------------------------------------------------------------------- laws reused, cross-links
+def test_law_results_given_by_the_caller_are_reused_and_only_the_rest_checked(monkeypatch):
+    from laws import REGISTRY
+    given, other = REGISTRY.ids()[:2]
+    checked = []
+    monkeypatch.setattr(cert_mod, "_LAW_VERDICTS", {})
+    monkeypatch.setattr(cert_mod, "_check_one",
+                        lambda law: checked.append(law.id) or {"verdict": "proved", "ok": True})
+    c = certify(make_spec(laws=(given, other)), BACKEND, dtypes=["float32"],
+                law_results={given: {"id": given, "verdict": "refuted", "ok": False}})
+    assert checked == [other]
+    assert c["laws"][given] == {"verdict": "refuted", "ok": False} and c["pass"] is False
+
+
+def _law(law_id, *kernels):
+    return types.SimpleNamespace(id=law_id, kernels=kernels)
+
+
+def test_cross_links_of_the_project_agree():
+    links.check_cross_links()
+
+
+def test_a_broken_cross_link_is_reported_with_both_sides():
+    catalog = [_law("sum.associative", "scan"), _law("sum.identity", "scan"),
+               _law("max.associative", "softmax"), _law("ghost.law", "nowhere")]
+    specs = {"scan": types.SimpleNamespace(laws=("sum.associative", "sum.missing")),
+             "softmax": types.SimpleNamespace(laws=("sum.identity",))}
+    problems = links.cross_link_problems(catalog, specs)
+    assert problems == [
+        "kernel scan (impls/scan.py KERNEL.laws) names law sum.missing, which is not in "
+        "laws.REGISTRY",
+        "kernel softmax names law sum.identity, but that law's kernels are ('scan',)",
+        "law max.associative names kernel softmax, but kernel softmax (impls/softmax.py "
+        "KERNEL.laws ('sum.identity',)) names no max.* law",
+        "law ghost.law names kernel nowhere, which is not a kernel in impls/",
+    ]
+    # a monoid's identity law names scan too; scan names another sum.* law: consistent
+    assert not any("sum.identity names kernel scan" in p for p in problems)
+    assert links.cross_link_problems(catalog, specs, report_unknown=False)[-1].startswith(
+        "law max.associative")
+
+
+def test_cmd_certify_refuses_inconsistent_links_before_running(fake_kernels, tmp_path,
+                                                               monkeypatch, capsys):
+    monkeypatch.setattr(laws, "REGISTRY", [_law("sum.associative", "scan")])
+    fake_kernels["good"] = make_spec(name="good", laws=("sum.associative",))
+    assert cmd_certify(_args(tmp_path, "good")) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert err.startswith("verify: error: laws and kernels disagree: kernel good names law "
+                          "sum.associative, but that law's kernels are ('scan',)")
+    assert "\n" not in err and captured.out == "" and not list(tmp_path.iterdir())
+
+
+# --------------------------------------------------------------------------- hashed sources
+def test_sources_follow_the_kernels_project_imports():
+    files = cert_mod.source_files(impls.load("softmax"))
+    for needed in ("impls/softmax.py", "impls/rows.py", "impls/numerics.py", "impls/spec.py",
+                   "laws/associativity/combines.py", "laws/associativity/softmax.py",
+                   "laws/associativity/extrema.py", "verify/certification/certify.py"):
+        assert needed in files, needed
+    assert not any(f.startswith("verify/decide") or f.startswith("verify/cli") for f in files)
+
+
+def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
+    """A copy of every hashed file in a temporary tree; editing impls/rows.py there (a
+    module softmax only imports) makes the softmax certificate stale."""
+    files = cert_mod.source_files(impls.load("softmax"))
+    tree = tmp_path / "tree"
+    for rel in files:
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(cert_mod.REPO_ROOT / rel, tree / rel)
+    hashed = cert_mod.hash_sources(files, tree)
+    assert [f["path"] for f in hashed["files"]] == files and all(
+        f["sha256"] for f in hashed["files"])
+    out = tmp_path / "certs"
+    out.mkdir()
+    (out / "softmax.json").write_text(json.dumps(
+        {"kernel": "softmax", "source_hash": hashed["sha256"], "sources": hashed["files"]}))
+    assert stale_certificates(out, root=tree) == []
+    rows = tree / "impls" / "rows.py"
+    rows.write_text(rows.read_text() + "\n")
+    stale = stale_certificates(out, root=tree)
+    assert [s["reason"] for s in stale] == ["changed: impls/rows.py"]
+
+
+def test_a_binding_named_like_a_project_kernel_records_its_own_file():
+    files = cert_mod.source_files(make_spec(name="softmax"))
+    assert "tests/test_certify.py" in files and "impls/softmax.py" not in files

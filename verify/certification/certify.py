@@ -9,6 +9,12 @@ when every case of every certified dtype passes and every law it names that is i
 catalog is ok. bfloat16 is certified only on a GPU: Triton's interpreter computes bf16
 wrongly, so the interpreter's certificate skips it and says so.
 
+Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
+tensor fails the case with a one-line reason, a read outside one reads poison. Many
+kernels at once (``certify_all``, batch.py) run in a child process, so a crash becomes
+a failing certificate; sources.py lists the files a certificate hashes, links.py checks
+that kernels and laws name each other.
+
 Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
 whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
 ``_oracle`` in the oracle describes its precision) and are recorded, not compared;
@@ -20,7 +26,6 @@ case whose numbers only fp32 can hold), and the certificate lists the skips.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import inspect
 import json
 import math
@@ -29,16 +34,17 @@ import platform
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import torch
 
-from verify.certification.bounds import expected_level, format_name, unit_roundoff
+from impls.numerics import expected_level, format_name, unit_roundoff
+from verify.certification.guards import GuardedAllocator
+from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
+                                          stale_certificates)  # noqa: F401  (re-exported)
 from verify.errors import BadInput
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
@@ -86,14 +92,21 @@ def versions() -> dict:
 
 
 # --------------------------------------------------------------------------- laws
-def law_verdicts(law_ids: Iterable[str]) -> dict[str, dict]:
-    """{law_id: {"verdict", "ok"}} from the checker; cached per process."""
+def law_verdicts(law_ids: Iterable[str],
+                 law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict]:
+    """{law_id: {"verdict", "ok"}}: taken from ``law_results`` (the catalog's results by
+    law id, as ``check_law`` returns them) where it has the law, else from the checker,
+    cached per process. A law missing from laws.REGISTRY is "missing" either way."""
     from laws import REGISTRY
     out = {}
     for law_id in law_ids:
         if law_id not in REGISTRY:
             out[law_id] = {"verdict": "missing", "ok": False,
                            "detail": "not in laws.REGISTRY"}
+            continue
+        given = (law_results or {}).get(law_id)
+        if given is not None:
+            out[law_id] = {"verdict": given.get("verdict"), "ok": bool(given.get("ok"))}
             continue
         if law_id not in _LAW_VERDICTS:
             _LAW_VERDICTS[law_id] = _check_one(REGISTRY[law_id])
@@ -119,93 +132,6 @@ def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
         if not verdict["ok"] and (strict or not absent):
             return False
     return True
-
-
-# --------------------------------------------------------------------------- sources
-def _functions_reached(fn: Any, seen: set[int]) -> list[types.FunctionType]:
-    """``fn`` and the functions held in its closure cells, recursively."""
-    while hasattr(fn, "fn") and callable(fn.fn):
-        fn = fn.fn
-    if not isinstance(fn, types.FunctionType) or id(fn) in seen:
-        return []
-    seen.add(id(fn))
-    found = [fn]
-    for cell in fn.__closure__ or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        values = value if isinstance(value, (tuple, list)) else (value,)
-        for v in values:
-            if callable(v):
-                found += _functions_reached(v, seen)
-    return found
-
-
-def _source_file(obj: Any) -> str | None:
-    try:
-        path = inspect.getsourcefile(obj)
-    except TypeError:
-        return None
-    return str(Path(path).resolve()) if path else None
-
-
-def source_files(spec) -> list[str]:
-    """The kernel module, the sources of its laws (sides, combine and the functions they
-    close over), its combine, and ``spec.sources``; repo-relative where possible."""
-    files: set[str] = set()
-    module = sys.modules.get(f"impls.{spec.name}") or inspect.getmodule(spec.run)
-    for obj in (module, spec.combine):
-        for fn in ([obj] if isinstance(obj, types.ModuleType) else _functions_reached(obj, set())):
-            path = _source_file(fn)
-            if path:
-                files.add(path)
-    try:
-        from laws import REGISTRY
-    except ImportError:
-        REGISTRY = None
-    for law_id in spec.laws:
-        if REGISTRY is None or law_id not in REGISTRY:
-            continue
-        law = REGISTRY[law_id]
-        seen: set[int] = set()
-        for part in (law.lhs, law.rhs, law.combine, law.pre, law.error_bound):
-            for fn in _functions_reached(part, seen):
-                path = _source_file(fn)
-                if path:
-                    files.add(path)
-    for extra in spec.sources:
-        p = Path(extra)
-        files.add(str((p if p.is_absolute() else REPO_ROOT / p).resolve()))
-    return sorted(_display_path(f) for f in files)
-
-
-def _display_path(path: str) -> str:
-    p = Path(path)
-    try:
-        return p.relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return p.as_posix()
-
-
-def _resolve(path: str, root: Path) -> Path:
-    p = Path(path)
-    return p if p.is_absolute() else root / p
-
-
-def _file_sha(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-def hash_sources(paths: Iterable[str], root: Path = REPO_ROOT) -> dict:
-    """{"sha256": combined, "files": [{"path", "sha256"}]}; a missing file hashes None."""
-    entries = [{"path": p, "sha256": _file_sha(_resolve(p, root))} for p in sorted(paths)]
-    combined = hashlib.sha256(
-        "\n".join(f"{e['path']}:{e['sha256']}" for e in entries).encode()).hexdigest()
-    return {"sha256": combined, "files": entries}
 
 
 # --------------------------------------------------------------------------- comparing
@@ -285,12 +211,15 @@ def _reduction_length(case) -> int:
 
 # --------------------------------------------------------------------------- certify
 def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
-            strict: bool = True, check_laws: bool = True) -> dict:
+            strict: bool = True, check_laws: bool = True,
+            law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict:
     """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
 
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
     checker yet) fail the certificate only when ``strict``; ``check_laws=False`` skips
-    the law checker and judges the numbers alone (planted variants, kernel tests)."""
+    the law checker and judges the numbers alone (planted variants, kernel tests).
+    ``law_results``: verdicts the caller already has (``verify all`` passes the
+    catalog's), by law id; only the laws it lacks are checked here."""
     from impls.spec import backend as running_backend
     backend = normalize_backend(backend)
     if backend != running_backend():
@@ -324,7 +253,7 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append("the kernel supplied no cases: nothing was certified")
     if not per_dtype:
         notes.append("no dtype was certified on this backend")
-    laws = law_verdicts(spec.laws) if check_laws else {
+    laws = law_verdicts(spec.laws, law_results) if check_laws else {
         law_id: {"verdict": "not checked", "ok": False} for law_id in spec.laws}
     if check_laws and not strict:
         absent = [k for k, v in laws.items() if v["verdict"] in ("missing", "unchecked")]
@@ -393,7 +322,11 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                 oracles[index] = _outputs(oracle)
                 _merge_meta(oracle_meta, _meta(oracle))
             oracle = oracles[index]
-            outputs = spec.run(case, dtype)
+            outputs, memory = _guarded_run(spec, case, dtype)
+            if memory:  # out-of-bounds writes: the outputs are not to be trusted
+                record.update(rho=math.inf, problem="; ".join(memory), **{"pass": False})
+                records.append(record)
+                continue
             bound = spec.bound(case, dtype, outputs)
         except Exception as exc:  # a crash fails the case; it does not stop the others
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
@@ -449,6 +382,16 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         "skipped_cases": skipped,
         "formula": formula,
     }
+
+
+def _guarded_run(spec, case, dtype: str) -> tuple[dict, list[str]]:
+    """``spec.run`` with every buffer its wrapper allocates guarded
+    (verify/certification/guards.py): (outputs, one line per memory violation)."""
+    from impls import buffers
+    allocator = GuardedAllocator()
+    with buffers.using(allocator):
+        outputs = spec.run(case, dtype)
+    return outputs, allocator.violations()
 
 
 def _inputs_not_representable(case, dtype: str) -> list[str]:
@@ -587,38 +530,6 @@ def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Pa
     return target
 
 
-def stale_certificates(directory: str | os.PathLike, root: str | os.PathLike | None = None
-                       ) -> list[dict]:
-    """Certificates in ``directory`` whose recorded source hash no longer matches the
-    files they name: [{"kernel", "path", "reason"}]."""
-    root_path = Path(root) if root is not None else REPO_ROOT
-    stale = []
-    for path in sorted(Path(directory).glob("*.json")):
-        try:
-            cert = json.loads(path.read_text(encoding="utf-8"))
-            recorded, files = cert["source_hash"], cert["sources"]
-            kernel = cert.get("kernel")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            stale.append({"kernel": None, "path": str(path),
-                          "reason": f"unreadable certificate ({type(exc).__name__})"})
-            continue
-        current = hash_sources([f["path"] for f in files], root_path)
-        if current["sha256"] == recorded:
-            continue
-        before = {f["path"]: f["sha256"] for f in files}
-        changed = [f["path"] for f in current["files"]
-                   if f["sha256"] is not None and f["sha256"] != before.get(f["path"])]
-        missing = [f["path"] for f in current["files"] if f["sha256"] is None]
-        parts = []
-        if changed:
-            parts.append("changed: " + ", ".join(changed))
-        if missing:
-            parts.append("missing: " + ", ".join(missing))
-        stale.append({"kernel": kernel, "path": str(path),
-                      "reason": "; ".join(parts) or "source hash differs"})
-    return stale
-
-
 # --------------------------------------------------------------------------- command line
 def resolve_backend(requested: str) -> str:
     """"auto" | "gpu" | "interpreter" -> the backend kernels will run on, or BadInput."""
@@ -643,41 +554,11 @@ def resolve_backend(requested: str) -> str:
     raise BadInput(f"unknown backend {requested!r} (use auto, gpu or interpreter)")
 
 
-def _failed_load(name: str, backend: str, exc: Exception) -> dict:
-    return {"kernel": name, "backend": backend, "pass": False, "rho": None,
-            "dtypes": {}, "notes": [f"could not load the kernel: {type(exc).__name__}: {exc}"]}
-
-
-def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
-                seed: int = 0, progress: bool = True, kernels: Iterable[str] | None = None,
-                planted: bool = True) -> list[dict]:
-    """Certify kernels (all by default), check their planted bugs fail, write the
-    certificates; BadInput for an unknown kernel or an unavailable backend."""
-    from rich.console import Console
-
-    import impls
-    names = list(kernels or impls.kernel_names())
-    known = set(impls.kernel_names())
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
-                       f"(known: {', '.join(sorted(known)) or 'none'})")
-    backend = resolve_backend(backend or "auto")
-    err = Console(stderr=True)
-    certificates = []
-    stdout = sys.stdout
-    sys.stdout = sys.stderr  # kernels and libraries may print; stdout belongs to the report
-    try:
-        for i, name in enumerate(names, 1):
-            if progress:
-                err.print(f"[{i}/{len(names)}] certifying {name} on {backend} …")
-            cert = _certify_named(impls, name, backend, seed, planted)
-            if "source_hash" in cert:
-                cert["path"] = str(write_certificate(cert, out_dir))
-            certificates.append(cert)
-    finally:
-        sys.stdout = stdout
-    return certificates
+def certify_all(*args: Any, **kwargs: Any) -> list[dict]:
+    """Certify many kernels, each isolated in a child process: see
+    ``verify.certification.batch.certify_all``."""
+    from verify.certification.batch import certify_all as run_all
+    return run_all(*args, **kwargs)
 
 
 def cmd_certify(args) -> int:
@@ -690,7 +571,8 @@ def cmd_certify(args) -> int:
                                    out_dir=getattr(args, "out", None) or "certificates",
                                    seed=seed, progress=not as_json,
                                    kernels=getattr(args, "kernels", None),
-                                   planted=getattr(args, "planted", True))
+                                   planted=getattr(args, "planted", True),
+                                   isolate=getattr(args, "isolate", True))
     except BadInput as exc:
         print(f"verify: error: {exc}", file=sys.stderr)
         return 2
@@ -704,24 +586,6 @@ def cmd_certify(args) -> int:
     else:
         _print_table(certificates, summary)
     return 1 if failed else 0
-
-
-def _certify_named(impls, name: str, backend: str, seed: int, with_planted: bool) -> dict:
-    try:
-        spec = impls.load(name)
-    except Exception as exc:
-        return _failed_load(name, backend, exc)
-    cert = certify(spec, backend, seed=seed)
-    if with_planted and spec.planted:
-        planted = planted_results(spec, backend, seed=seed)
-        cert["planted"] = {p: {"caught": not c["pass"], "rho": c["rho"]}
-                           for p, c in planted.items()}
-        escaped = [p for p, c in planted.items() if c["pass"]]
-        if escaped:
-            cert["pass"] = False
-            cert["notes"].append("planted bug(s) passed certification, so the bound or "
-                                 "the cases are too weak: " + ", ".join(escaped))
-    return cert
 
 
 def _format_rho(rho: Any) -> str:

@@ -1,0 +1,142 @@
+"""Memory errors fail certification deterministically, and a crash is a failing
+certificate: a copy of the softmax kernel with its masks off by one (writing one element
+past each row, or reading one past it), and kernels that abort the process."""
+import dataclasses
+import os
+
+import torch
+import triton
+import triton.language as tl
+
+from impls import buffers
+from impls import softmax as production
+from impls.spec import backend as running_backend
+from laws.associativity.combines import online_softmax
+from verify.certification.batch import certify_all
+from verify.certification.certify import certify
+from verify.certification.guards import GuardedAllocator
+
+BACKEND = running_backend()
+HERE = os.path.abspath(__file__)
+
+
+@triton.jit
+def _softmax_copy(x_ptr, y_ptr, lse_ptr, n_cols, BLOCK: tl.constexpr,
+                  READ_PAST: tl.constexpr, WRITE_PAST: tl.constexpr):
+    """impls/softmax.py's kernel; READ_PAST / WRITE_PAST move the statistics pass's load
+    mask / the output's store mask one column past the row."""
+    row = tl.program_id(0).to(tl.int64)
+    x_row = x_ptr + row * n_cols
+    y_row = y_ptr + row * n_cols
+    offsets = tl.arange(0, BLOCK)
+    m = tl.full((), -float("inf"), tl.float32)
+    s = tl.full((), 0.0, tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offsets
+        inside = cols < n_cols + READ_PAST
+        x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)
+        ones = tl.where(inside, 1.0, 0.0)
+        block_m, block_s = tl.reduce((x, ones), 0, online_softmax)
+        m, s = online_softmax(m, s, block_m, block_s)
+    safe_s = tl.where(s > 0.0, s, 1.0)
+    tl.store(lse_ptr + row, m + tl.log(safe_s))
+    shift = tl.where(m == -float("inf"), 0.0, m)
+    inv_s = 1.0 / safe_s
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offsets
+        x = tl.load(x_row + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
+        y = tl.exp(x - shift) * inv_s
+        tl.store(y_row + cols, y.to(y_ptr.dtype.element_ty), mask=cols < n_cols + WRITE_PAST)
+
+
+def _copy_run(read_past: int = 0, write_past: int = 0):
+    def run(case, dtype):
+        x = production._as_dtype(case, dtype)
+        n = x.shape[-1]
+        x = buffers.operand(x, "x")
+        y = buffers.empty(x.shape, x.dtype, x.device, "softmax")
+        lse = buffers.empty(x.shape[:-1], torch.float32, x.device, "lse")
+        cfg = production.config(n)
+        _softmax_copy[(x.numel() // n,)](x, y, lse, n, BLOCK=cfg["block"],
+                                         READ_PAST=read_past, WRITE_PAST=write_past)
+        return {"softmax": y, "lse": lse}
+    return run
+
+
+def _abort(case, dtype):
+    os.abort()
+
+
+COPY = dataclasses.replace(production.KERNEL, name="softmax_copy", laws=(), run=_copy_run(),
+                           planted={"writes_past_end": _copy_run(write_past=1),
+                                    "aborts": _abort})
+ABORTING = dataclasses.replace(COPY, name="aborting", run=_abort, planted={})
+
+
+def _problems(cert, dtype="float32"):
+    return [c.get("problem") for c in cert["per_dtype"][dtype]["cases"]]
+
+
+def test_the_unmodified_copy_passes_under_guards():
+    cert = certify(dataclasses.replace(COPY, planted={}), BACKEND, dtypes=["float32"])
+    assert cert["pass"] is True, cert["notes"]
+
+
+def test_a_write_past_the_end_fails_with_a_one_line_reason_every_time():
+    planted = dataclasses.replace(COPY, run=_copy_run(write_past=1), planted={})
+    first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+    again = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+    assert first["pass"] is False
+    assert _problems(first) == _problems(again)
+    # every row writes one element past itself; only the last row's lands past the end
+    # of the tensor (rows whose length is a multiple of the block write nothing extra)
+    reasons = {p for p in _problems(first) if p}
+    assert reasons == {"output softmax: 1 element written past the end"}
+
+
+def test_a_read_past_the_end_reads_poison_and_fails_the_same_way_every_time():
+    """The last row reads the guard's NaN. This kernel's merge drops a NaN maximum and
+    its s > 0 test turns a NaN sum into 1, so the poison shows as a deterministic wrong
+    row, not as NaN."""
+    case = production.Case("3 rows of 37", {"x": torch.randn(3, 37, dtype=torch.float64)}, {})
+    runs = []
+    for run in (_copy_run(read_past=1), _copy_run(read_past=1), _copy_run()):
+        with buffers.using(GuardedAllocator()) as guard:
+            runs.append(run(case, "float32"))
+        assert guard.violations() == []          # a read leaves the guards intact
+    wrong, again, right = (r["softmax"][-1] for r in runs)
+    assert torch.equal(wrong.view(torch.int32), again.view(torch.int32))
+    assert float((wrong - right).abs().max()) > 0.1
+    planted = dataclasses.replace(COPY, run=_copy_run(read_past=1), planted={})
+    first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+    second = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+    assert first["pass"] is False and first["rho"] > 1e3
+    assert first["per_dtype"]["float32"]["rho"] == second["per_dtype"]["float32"]["rho"]
+
+
+def test_guard_reports_writes_before_the_start_and_into_inputs():
+    guard = GuardedAllocator()
+    with buffers.using(guard):
+        out = buffers.empty((4,), torch.float32, "cpu", "y")
+        inp = buffers.operand(torch.ones(3, dtype=torch.int64), "k")
+    assert torch.isnan(out).all()                         # unwritten outputs are poison
+    out.as_strided((2,), (1,), out.storage_offset() - 2).fill_(0.0)
+    inp[1] = 7
+    assert guard.violations() == ["output y: 2 elements written before the start",
+                                  "input k: 1 element overwritten"]
+
+
+def test_a_kernel_that_aborts_yields_a_failing_certificate(tmp_path):
+    certs = certify_all(backend="auto", out_dir=tmp_path, progress=False,
+                        kernels=["aborting", "softmax_copy"],
+                        refs={"aborting": f"{HERE}:ABORTING", "softmax_copy": f"{HERE}:COPY"})
+    aborted, copy = certs
+    assert aborted["pass"] is False
+    assert aborted["notes"] == [aborted["notes"][0]] and aborted["notes"][0].startswith(
+        "the certifying process died with SIGABRT while certifying aborting")
+    # the child was restarted: the next kernel is certified, and its planted abort is
+    # a caught bug, not a dead certifier
+    assert copy["pass"] is True and copy["planted"]["writes_past_end"]["caught"] is True
+    assert copy["planted"]["aborts"]["caught"] is True
+    assert "SIGABRT" in copy["planted"]["aborts"]["crashed"]
+    assert (tmp_path / f"softmax_copy.{BACKEND}.json").exists()
