@@ -42,8 +42,9 @@ class PlainAllocator:
         return t.contiguous()
 
 
-_CURRENT: contextvars.ContextVar[Allocator] = contextvars.ContextVar(
-    "impls_allocator", default=PlainAllocator())
+_PLAIN = PlainAllocator()
+_CURRENT: contextvars.ContextVar[Allocator | None] = contextvars.ContextVar(
+    "impls_allocator", default=None)
 
 
 @contextlib.contextmanager
@@ -59,14 +60,14 @@ def using(allocator: Allocator) -> Iterator[Allocator]:
 def empty(shape: Sequence[int], dtype: torch.dtype, device, name: str) -> torch.Tensor:
     """An uninitialized buffer the kernel writes (an output or scratch), named for
     messages."""
-    return _CURRENT.get().empty(shape, dtype, device, name)
+    return (_CURRENT.get() or _PLAIN).empty(shape, dtype, device, name)
 
 
 def zeros(shape: Sequence[int], dtype: torch.dtype, device, name: str) -> torch.Tensor:
     """A zero-filled buffer the kernel accumulates into."""
-    return _CURRENT.get().zeros(shape, dtype, device, name)
+    return (_CURRENT.get() or _PLAIN).zeros(shape, dtype, device, name)
 
 
 def operand(t: torch.Tensor, name: str) -> torch.Tensor:
     """Input ``t`` as the kernel reads it: contiguous, in its own allocation."""
-    return _CURRENT.get().operand(t, name)
+    return (_CURRENT.get() or _PLAIN).operand(t, name)

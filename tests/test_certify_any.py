@@ -4,12 +4,11 @@ planted bug fails, and the certificate records the model and the combines found.
 import importlib
 
 import pytest
-import torch
 import triton
 import triton.language as tl
 
 from impls.spec import backend as running_backend
-from verify.certification.binding import bind, binding_of, certify_binding
+from verify.certification.binding import bind, certify_binding
 from verify.certification.certify import certify
 from verify.certification.discover import audit_kernel, find_combines
 

@@ -76,6 +76,7 @@ def test_no_default_kernel(tmp_path):
 def test_a_name_that_is_not_a_spec(tmp_path):
     _bad(f"{RMS}:PLANTED", "is a dict, not a KernelSpec")
     _bad(f"{RMS}:rms_norm", "is a function, not a KernelSpec")   # required arguments
-    path = _write(tmp_path, "def make():\n    return 42\n\ndef boom():\n    raise ValueError('x\\ny')\n")
+    path = _write(tmp_path, "def make():\n    return 42\n\n"
+                            "def boom():\n    raise ValueError('x\\ny')\n")
     _bad(path + ":make", r"make\(\) returned a int, not a KernelSpec")
     _bad(path + ":boom", r"boom\(\) failed: ValueError: x y")

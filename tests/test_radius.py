@@ -42,7 +42,8 @@ def _cases(name):
 
 def _check(name, case, in_dtype, compute, order, model):
     ref = CATALOG[name]
-    fn = lambda **kw: ref.fn(**kw, **dict(ref.options))
+    def fn(**kw):
+        return ref.fn(**kw, **dict(ref.options))
     v64, r64, _ = evaluate(fn, case.inputs, radius.HOST64)
     formats = ref.formats(in_dtype)
     _, r, flags = evaluate(fn, case.inputs, model, in_dtype, out_formats=formats)

@@ -163,10 +163,16 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def __getattr__(name: str) -> Any:
-    # Float laws with derived bounds (``verify.certification.float_laws``) import torch
-    # and hypothesis; load them only when asked for.
-    if name in ("assert_float_law", "check_float_law"):
-        from verify.certification import float_laws
-        return getattr(float_laws, name)
-    raise AttributeError(f"module 'verify.testing' has no attribute {name!r}")
+
+def assert_float_law(law_or_id: Any, fmt: str = "float32", max_examples: int = 200) -> Any:
+    """The law holds in ``fmt`` within its derived error bound on every example searched
+    (``verify.certification.float_laws``: each side's rounding radius, the worst case
+    searched with ``hypothesis.target``); ``refuted`` and ``unknown`` both fail."""
+    from verify.certification import float_laws
+    return float_laws.assert_float_law(law_or_id, fmt=fmt, max_examples=max_examples)
+
+
+def check_float_law(law_or_id: Any, fmt: str = "float32", max_examples: int = 200) -> Any:
+    """The float verdict with derived bounds (``FloatLawBound``) without asserting."""
+    from verify.certification import float_laws
+    return float_laws.check_float_law(law_or_id, fmt=fmt, max_examples=max_examples)

@@ -57,7 +57,8 @@ def main():
             rows.append((name, bug, f"{len(failed)}/{total} cases fail",
                          "pass" if cert["pass"] else "FAIL", []))
     for row in rows:
-        print(" | ".join(str(c) for c in row[:4]), ("  e.g. " + "; ".join(row[4])) if row[4] else "")
+        example = ("  e.g. " + "; ".join(row[4])) if row[4] else ""
+        print(" | ".join(str(c) for c in row[:4]), example)
     return 0
 
 

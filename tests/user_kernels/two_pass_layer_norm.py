@@ -58,7 +58,8 @@ def layer_norm(x, weight, bias, eps=1e-5, col_limit_shift=0, acc=tl.float32, sca
 PLANTED = {
     "mask drops the last column": lambda x, w, b, eps: layer_norm(x, w, b, eps, col_limit_shift=-1),
     "fp16 accumulation": lambda x, w, b, eps: layer_norm(x, w, b, eps, acc=tl.float16),
-    "output scaled by 1 + 2^-10": lambda x, w, b, eps: layer_norm(x, w, b, eps, scale=1 + 2.0 ** -10),
+    "output scaled by 1 + 2^-10":
+        lambda x, w, b, eps: layer_norm(x, w, b, eps, scale=1 + 2.0 ** -10),
 }
 
 

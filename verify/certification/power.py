@@ -43,7 +43,7 @@ def stand_ins(oracle: torch.Tensor, inputs: Mapping[str, Any]) -> dict[str, torc
     const = float(finite.mean()) if finite.numel() else 0.0
     out = {"zeros": torch.zeros_like(o), "constant": torch.full_like(o, const),
            "scaled": o * SCALE}
-    for name, value in inputs.items():
+    for _name, value in inputs.items():
         if isinstance(value, torch.Tensor) and value.is_floating_point() \
                 and tuple(value.shape) == tuple(o.shape):
             out["input"] = _cpu64(value)

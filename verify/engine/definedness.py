@@ -95,7 +95,8 @@ def use_conditions(ctx, roots: list[Any]) -> list[tuple[z3.BoolRef, z3.BoolRef, 
         here = z3.BoolVal(True) if nid in always else z3.Or(*guards.get(nid, []))
         part = ctx.partial.get(nid)
         if part is not None:
-            out.append((here, part.condition, f"{part.text}: {' '.join(str(part.condition).split())}"))
+            shown = " ".join(str(part.condition).split())
+            out.append((here, part.condition, f"{part.text}: {shown}"))
         elif _is_division(ctx, node):
             den = node.arg(1)
             out.append((here, den != 0, " ".join(str(den).split()) + " ≠ 0"))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import sysconfig
 import types
 from fractions import Fraction
