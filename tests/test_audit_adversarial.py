@@ -651,16 +651,22 @@ FILES = case_files()
 _SEEN: dict[str, int] = {}  # verdict over ℝ -> count, in this process
 
 
+class _Summary:
+    """The count of each verdict in the terminal summary (a distributed run's workers
+    report to no terminal; ``python tests/test_audit_adversarial.py`` gives the full
+    table either way)."""
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if _SEEN:
+            terminalreporter.write_line("adversarial audit verdicts: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(_SEEN.items())))
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _summary(request):
-    """After the module: the count of each verdict, on the terminal (a worker of a
-    distributed run has no terminal; ``python tests/test_audit_adversarial.py`` gives
-    the full table)."""
-    yield
-    tr = request.config.pluginmanager.get_plugin("terminalreporter")
-    if _SEEN and tr is not None:
-        tr.write_line("adversarial audit verdicts: " + ", ".join(
-            f"{k} {v}" for k, v in sorted(_SEEN.items())))
+    pm = request.config.pluginmanager
+    if not pm.has_plugin("adversarial-summary"):
+        pm.register(_Summary(), "adversarial-summary")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
