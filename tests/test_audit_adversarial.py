@@ -443,7 +443,7 @@ def check_witnesses(path: Path) -> list[str]:
             args = [parse_value(v, mode) for v in witness[key]]
             try:
                 pairs = evaluate_sides(prop, kind, F, args)
-                if not any(differ(l, r, mode) for l, r in pairs):
+                if not any(differ(lhs, rhs, mode) for lhs, rhs in pairs):
                     problems.append(f"{key}: the sides agree at {witness[key]}: {pairs}")
             except (ArithmeticError, ValueError, TypeError) as exc:
                 problems.append(f"{key}: the witness {witness[key]} is undefined: {exc!r}")
@@ -513,7 +513,7 @@ def _random_check(path, key, fn, kind, state, mode0, element, points: int = 60) 
                 args = [parse_value(v, mode) for v in raw]
                 e = parse_value(element, mode) if element is not None else None
                 pairs = evaluate_sides(prop, kind, F, args, e)
-                bad = [(l, r) for l, r in pairs if differ(l, r, mode)]
+                bad = [(lhs, rhs) for lhs, rhs in pairs if differ(lhs, rhs, mode)]
         except (ArithmeticError, ValueError, TypeError):
             continue  # undefined there (a zero denominator, the log of a negative)
         compared += 1
@@ -629,7 +629,7 @@ def replay_counterexamples(path: Path, report: dict) -> list[str]:
                     # JSON lists: states are tuples, except a vector function's argument
                     args = [parse_value(_states(v, kind), mode) for v in values]
                     pairs = evaluate_sides(prop, kind, F, args)
-                    ok = any(differ(l, r, mode) for l, r in pairs)
+                    ok = any(differ(lhs, rhs, mode) for lhs, rhs in pairs)
             except (ArithmeticError, ValueError, TypeError, KeyError) as exc:
                 ok, pairs = False, repr(exc)
             if ok:
