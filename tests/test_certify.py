@@ -15,7 +15,7 @@ from impls.spec import Case, KernelSpec, backend as running_backend
 from impls import numerics
 from verify.certification import certify as cert_mod
 from verify.certification import links
-from verify.certification.certify import (BF16_NOTE, compare_exact, compare_float, certify, cmd_certify,
+from verify.certification.certify import (BF16_NOTE, compare_exact, compare_float, certify,
                             planted_results, stale_certificates, write_certificate)
 
 BACKEND = running_backend()
@@ -253,6 +253,13 @@ def fake_kernels(monkeypatch):
     monkeypatch.setattr(impls, "load", lambda name: specs[name])
     monkeypatch.setattr(laws, "REGISTRY", [])   # a project of two kernels and no laws
     return specs
+
+
+def cmd_certify(args):
+    """``verify certify`` on in-process fake kernels, with the command line's exit rules."""
+    from verify.cli.kernel_cmd import cmd_certify as command
+    from verify.cli.main import run_command
+    return run_command(command, args)
 
 
 def _args(tmp_path, *kernels, **kw):

@@ -14,13 +14,14 @@ import contextlib
 import io
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import mpmath
 import pytest
 import torch
 
 from laws.core import fold
+from verify import api
+from verify.cli.main import main as cli_main
 from verify.teaching import exercise as X
 from verify.auditing.audit import load_target
 from verify.engine.interp import make_mpmath, make_torch
@@ -99,7 +100,7 @@ def test_answer(path: Path):
     ex = X.BY_NAME[name]
     want, first_failure = expectation(path)
     fn_name = function_name(path)
-    result = X.check_answer(name, f"{path}:{fn_name}")
+    result = api.check_exercise(name, f"{path}:{fn_name}")
     assert result["passed"] == (want == "pass"), result["message"]
     if want == "pass":
         assert result["hint"] is None and result["explanation"]
@@ -135,13 +136,11 @@ def test_every_exercise_has_right_and_wrong_answers():
         assert seen.get(ex.name) == {"pass", "fail"}, ex.name
 
 
-def _cli(**kw):
-    args = SimpleNamespace(name=None, target=None, json=True)
-    for k, v in kw.items():
-        setattr(args, k, v)
+def _cli(name=None, target=None, json=True):
+    argv = ["exercise"] + [a for a in (name, target) if a] + (["--json"] if json else [])
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = X.cmd_exercise(args)
+        code = cli_main(argv)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -194,4 +193,4 @@ def test_bad_answers_are_bad_input(tmp_path, source, message, monkeypatch):
         warnings.simplefilter("error")
         code, out, err = _cli(name="running_mean", target=f"{path}:combine")
     assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert message in err and err.startswith("exercise: ")
+    assert message in err and err.startswith("verify: error: ")

@@ -7,7 +7,6 @@ import io
 import json
 import os
 import random
-from types import SimpleNamespace
 
 import mpmath
 import numpy as np
@@ -21,6 +20,8 @@ from laws.teaching import QUESTIONS, TEACHING, Teaching
 from verify.decide import oracle
 from verify.engine.interp import make_mpmath
 from verify.engine.shapes import flatten, shape_like
+from verify.cli.explain_cmd import render
+from verify.cli.main import main as cli_main
 from verify.teaching import explain as E
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +41,7 @@ FAMILIES_WITH_ENTRIES = (
 def _run(law_id: str, as_json: bool = True):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = E.cmd_explain(SimpleNamespace(law_id=law_id, json=as_json))
+        code = cli_main(["explain", law_id] + (["--json"] if as_json else []))
     return code, out.getvalue(), err.getvalue()
 
 
@@ -62,7 +63,7 @@ def test_every_law_explains(law_id):
     assert doc["teaching"] == ("family" if law.family in TEACHING else "generic")
     json.dumps(doc, ensure_ascii=False, default=str)
     buf = io.StringIO()
-    E.render(doc, Console(file=buf, width=100))
+    render(doc, Console(file=buf, width=100))
     assert law_id in buf.getvalue()
     # where the combine lives: the reported line defines it
     if doc["combine"] and doc["combine"]["file"]:
@@ -261,5 +262,5 @@ def test_anti_law_names_no_system_of_its_own():
         if law.expect == FAILS:
             doc = E.explain(law.id, check=False)
             buf = io.StringIO()
-            E.render(doc, Console(file=buf, width=200))
+            render(doc, Console(file=buf, width=200))
             assert "In real systems" not in buf.getvalue(), law.id

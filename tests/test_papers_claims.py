@@ -14,7 +14,8 @@ def test_arithmetic_compares_the_formula_with_the_stated_figure():
     def make(stated, assumption=""):
         return arithmetic(
             "t", "w", expr="ops / rate", inputs={"ops": 1e12, "rate": 1e13},
-            formula=lambda ops, rate: ops / rate, stated=stated, rel_tol=0.05, assumption=assumption)
+            formula=lambda ops, rate: ops / rate, stated=stated, rel_tol=0.05,
+            assumption=assumption)
     assert make(100).check().verdict == REFUTED
     assert make(0.1).check().verdict == CONFIRMED
     assert make((0.05, 0.2), "one op per flop").check().verdict == CONDITIONAL

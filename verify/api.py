@@ -18,6 +18,7 @@ import difflib
 import inspect
 import io
 import os
+import tempfile
 import types
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -262,17 +263,6 @@ def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
     return names
 
 
-def _seed_law_verdicts(law_results: Mapping[str, Mapping[str, Any]] | None) -> None:
-    """Hand the catalog's verdicts to the certifier so it does not prove them again.
-    The certifier keeps them in a per-process cache keyed by law id."""
-    if not law_results:
-        return
-    from verify.certification import certify as C
-    for law_id, r in law_results.items():
-        C._LAW_VERDICTS.setdefault(law_id, {"verdict": r.get("verdict"),
-                                            "ok": bool(r.get("ok"))})
-
-
 def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | None = None,
             planted: bool = True,
             law_results: Mapping[str, Mapping[str, Any]] | None = None) -> Certificate:
@@ -280,18 +270,30 @@ def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | Non
     (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is imported): its
     laws' verdicts, its error against the oracle divided by its bound, and its planted
     bugs, which must fail. ``out``: a directory to write the certificate file to
-    (atomically). ``law_results`` reuses verdicts already computed (id → document)."""
-    import impls
+    (atomically). ``law_results`` reuses verdicts already computed (id → document).
+    A named kernel runs in a child process, so a crash is a failing certificate."""
     from verify.certification import certify as C
-    resolved = C.resolve_backend(backend or "auto")
-    _seed_law_verdicts(law_results)
     if isinstance(kernel, str):
         _resolve_kernels([kernel])
-        with _stdout_to_stderr():
-            cert = C._certify_named(impls, kernel, resolved, seed, planted)
-    else:
-        with _stdout_to_stderr():
-            cert = C.certify(kernel, resolved, seed=seed)
+        with tempfile.TemporaryDirectory() as scratch:
+            cert = C.certify_all(backend=backend or "auto", out_dir=out or scratch,
+                                 seed=seed, progress=False, kernels=[kernel],
+                                 planted=planted, law_results=law_results)[0]
+        if out is None:
+            cert.pop("path", None)
+        return Certificate(to_plain(cert))
+    resolved = C.resolve_backend(backend or "auto")
+    with _stdout_to_stderr():
+        cert = C.certify(kernel, resolved, seed=seed, law_results=law_results)
+        if planted and kernel.planted:
+            variants = C.planted_results(kernel, resolved, seed=seed)
+            cert["planted"] = {name: {"caught": not v["pass"], "rho": v["rho"]}
+                               for name, v in variants.items()}
+            escaped = [name for name, v in variants.items() if v["pass"]]
+            if escaped:
+                cert["pass"] = False
+                cert.setdefault("notes", []).append(
+                    "planted bug(s) passed certification: " + ", ".join(escaped))
     if out is not None and "source_hash" in cert:
         cert["path"] = str(C.write_certificate(cert, out))
     return Certificate(to_plain(cert))
@@ -300,14 +302,16 @@ def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | Non
 def certify_all(kernels: Iterable[str] | None = None, backend: str = "auto", *,
                 seed: int = 0, out: str = "certificates", planted: bool = True,
                 law_results: Mapping[str, Mapping[str, Any]] | None = None,
-                progress: bool = True) -> list[Certificate]:
+                progress: bool = True, isolate: bool = True) -> list[Certificate]:
     """Certify kernels (all by default), writing each certificate under ``out``;
-    ``progress`` lines go to stderr."""
+    ``progress`` lines go to stderr. ``isolate``: in a child process, so that a crash
+    is a failing certificate (False: in this process, for kernels that exist only
+    here)."""
     from verify.certification import certify as C
     names = _resolve_kernels(kernels)
-    _seed_law_verdicts(law_results)
     certs = C.certify_all(backend=backend, out_dir=out, seed=seed, progress=progress,
-                          kernels=names, planted=planted)
+                          kernels=names, planted=planted, law_results=law_results,
+                          isolate=isolate)
     return [Certificate(to_plain(c)) for c in certs]
 
 

@@ -12,7 +12,6 @@ settings are never changed.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from typing import Any, Callable
 
@@ -94,57 +93,4 @@ def bench(spec, backend: str) -> dict:
     return {**out, **info, **timings, "note": CPU_NOTE}
 
 
-def cmd_bench(args) -> int:
-    """``bench [KERNEL…]``: 0 when every benchmark ran, 1 if one failed, 2 on bad input."""
-    import impls
-    from verify.certification.certify import BadInput, resolve_backend, to_json
-    names = list(getattr(args, "kernels", None) or impls.kernel_names())
-    unknown = [n for n in names if n not in impls.kernel_names()]
-    try:
-        if unknown:
-            raise BadInput(f"unknown kernel(s): {', '.join(unknown)}")
-        backend = resolve_backend(getattr(args, "backend", "auto") or "auto")
-    except BadInput as exc:
-        print(f"verify: error: {exc}", file=sys.stderr)
-        return 2
-    results = []
-    for name in names:
-        try:
-            results.append(bench(impls.load(name), backend))
-        except Exception as exc:  # one broken benchmark does not hide the others
-            results.append({"kernel": name, "error": f"{type(exc).__name__}: {exc}"})
-    failed = [r["kernel"] for r in results if "error" in r]
-    if getattr(args, "json", False):
-        print(to_json({"benchmarks": results,
-                       "summary": {"backend": backend, "kernels": len(results),
-                                   "failed": failed}}))
-    else:
-        _print_table(results)
-    return 1 if failed else 0
 
-
-def _fmt(value: Any, spec: str = ".3g") -> str:
-    return "—" if value is None else format(value, spec)
-
-
-def _print_table(results: list[dict]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-    table = Table(title="benchmarks")
-    for column in ("kernel", "device", "shape", "kernel ms", "peer ms", "reference ms",
-                   "× peer", "of copy bw"):
-        table.add_column(column)
-    for r in results:
-        if "error" in r:
-            table.add_row(r["kernel"], "", "", f"[red]{r['error']}[/]", "", "", "", "")
-            continue
-        fraction = r.get("fraction_of_copy_bandwidth")
-        table.add_row(r["kernel"], r.get("device", ""), str(r.get("shape", "")),
-                      _fmt(r.get("kernel_ms")), _fmt(r.get("peer_ms")),
-                      _fmt(r.get("reference_ms")), _fmt(r.get("speedup_vs_peer")),
-                      "—" if fraction is None else f"{fraction:.0%}")
-    console = Console()
-    console.print(table)
-    notes = {r.get("note") for r in results if r.get("note")}
-    for note in notes:
-        console.print(note)

@@ -25,9 +25,9 @@ def cmd_explain(args) -> int:
     return 0 if verdict.get("ok") else 1
 
 
-def render(doc: dict) -> None:
+def render(doc: dict, console: Any = None) -> None:
     """Question, state, derivation, verdict, near misses, floats, where it is used."""
-    con = out_console()
+    con = console or out_console()
     con.print(f"[bold]{e(doc['id'])}[/bold]  ({doc['property']}"
               + (f", {doc['secondary']}" if doc.get("secondary") else "")
               + (", anti-law: must fail" if doc["expect"] == "fails" else "") + ")")
@@ -56,7 +56,9 @@ def render(doc: dict) -> None:
     _render_uses(con, doc)
     con.print(f"\n[bold]Licenses[/bold]  {e(doc['licenses'])}")
     if doc.get("systems"):
-        con.print(f"[bold]In real systems[/bold]  {e(doc['systems'])}")
+        # an anti-law's family text names where the correct law is used, not the anti-law
+        label = "The correct law is used in" if doc["expect"] == "fails" else "In real systems"
+        con.print(f"[bold]{label}[/bold]  {e(doc['systems'])}")
 
 
 def _render_verdict(con: Any, v: dict) -> None:
@@ -83,7 +85,7 @@ def _render_floats(con: Any, floats: dict) -> None:
         acc = (f"; worst relative error lhs {_u(err.get('lhs'))}, rhs "
                f"{_u(err.get('rhs'))}" if err else "")
         if fv["exact"]:
-            con.print(f"  {fmt}: bit-exact on {fv['cases']} cases{acc}")
+            con.print(f"  {fmt}: both sides bit-identical on {fv['cases']} cases{acc}")
         else:
             ce = fv.get("counterexample") or {}
             con.print(f"  {fmt}: not exact, e.g. at {e(json.dumps(ce.get('bindings')))}: "

@@ -15,7 +15,8 @@ def cmd_certify(args) -> int:
     """0 when every certificate passes, 1 if one fails, 2 on bad input (unknown kernel,
     backend unavailable)."""
     certificates = [c.to_json() for c in api.certify_all(
-        args.kernels, args.backend, seed=args.seed, out=args.out)]
+        args.kernels, args.backend, seed=args.seed, out=args.out,
+        isolate=getattr(args, "isolate", True))]
     failed = [c["kernel"] for c in certificates if not c["pass"]]
     summary = {"kernels": len(certificates), "passed": len(certificates) - len(failed),
                "failed": failed, "seed": args.seed,

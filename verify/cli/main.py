@@ -180,16 +180,29 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(args, "backend"):
             from verify.api import use_backend
             use_backend(args.backend)
-        return _handler(args.command)(args)
     except BadInput as exc:
-        print(f"verify: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
+        return _bad_input(exc)
+    return run_command(_handler(args.command), args)
+
+
+def run_command(handler: Callable[[Any], int], args: Any) -> int:
+    """Run one command's handler with the exit-status rules: its own status, 2 with one
+    line on stderr for bad input, 130 when interrupted."""
+    try:
+        return handler(args)
+    except BadInput as exc:
+        return _bad_input(exc)
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # stdout closed early (``| head``): nothing more to say
         _silence_stdout()
         return 1
+
+
+def _bad_input(exc: BadInput) -> int:
+    print(f"verify: error: {' '.join(str(exc).split())}", file=sys.stderr)
+    return 2
 
 
 def _silence_stdout() -> None:

@@ -15,13 +15,9 @@ step, and a hint.
 """
 from __future__ import annotations
 
-import contextlib
 import inspect
-import io
-import json
 import math
 import statistics
-import sys
 import types
 from dataclasses import dataclass
 from typing import Callable
@@ -33,7 +29,6 @@ from laws.core import Var
 from verify.auditing import floats as audit_floats
 from verify.auditing import properties as P
 from verify.auditing.hashing import hashing_constructs
-from verify.auditing.load import AuditError, load_target
 from verify.auditing.report import HOLDING, judge
 from verify.auditing.signature import PROBE_SECONDS, SCALAR
 from verify.auditing.trace import trace
@@ -466,25 +461,6 @@ def _evidence(ex: Exercise) -> dict | None:
     return out
 
 
-def check_answer(name: str, target: str) -> dict:
-    ex = get(name)
-    try:
-        fn, _, _ = load_target(target)
-    except AuditError as exc:
-        raise ExerciseError(str(exc)) from None
-    required = _required(fn)
-    if ex.kind == "question" and not required:
-        out = check_question(ex, fn)
-    elif ex.kind == "question" or ex.kind == "combine":
-        if not required:
-            raise ExerciseError(f"{fn.__name__} takes no parameters: this exercise wants "
-                                f"{ex.signature or 'a combine(a, b)'}")
-        out = check_combine(ex, fn)
-    else:  # pragma: no cover - the exercise table is fixed
-        raise ExerciseError(f"unknown exercise kind {ex.kind}")
-    out["target"] = target
-    return out
-
 
 def get(name: str) -> Exercise:
     if name not in BY_NAME:
@@ -506,87 +482,7 @@ def describe(ex: Exercise) -> dict:
 
 
 # --------------------------------------------------------------------------- CLI
-def cmd_exercise(args) -> int:
-    as_json = getattr(args, "json", False)
-    try:
-        if not getattr(args, "name", None):
-            doc = {"exercises": [{"name": e.name, "title": e.title, "kind": e.kind}
-                                 for e in EXERCISES]}
-            _emit(doc, as_json, _render_list)
-            return 0
-        if not getattr(args, "target", None):
-            _emit(describe(get(args.name)), as_json, _render_statement)
-            return 0
-        with contextlib.redirect_stdout(io.StringIO()):
-            result = check_answer(args.name, args.target)
-    except ExerciseError as exc:
-        print(f"exercise: {exc}", file=sys.stderr)
-        return 2
-    _emit(result, as_json, _render_result)
-    return 0 if result["passed"] else 1
 
 
-def _emit(doc: dict, as_json: bool, render: Callable) -> None:
-    if as_json:
-        print(json.dumps(doc, ensure_ascii=False, default=str))
-    else:
-        render(doc)
 
 
-def _render_list(doc: dict) -> None:
-    from rich.console import Console
-    con = Console()
-    for e in doc["exercises"]:
-        con.print(f"[bold]{e['name']}[/bold]  {e['title']}  [dim]({e['kind']})[/dim]")
-    con.print("\n[dim]python -m verify exercise NAME  states one; add FILE.py:FUNC to "
-              "check your answer[/dim]")
-
-
-def _render_statement(doc: dict) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-    con = Console()
-    con.print(f"[bold]{doc['title']}[/bold] ({doc['name']})\n")
-    con.print(escape(doc["prompt"]))
-    if doc["signature"]:
-        con.print(f"\nWrite: [bold]{escape(doc['signature'])}[/bold]")
-    con.print(f"Check: {doc['check']}")
-
-
-def _render_result(doc: dict) -> None:
-    from rich.console import Console
-    from rich.markup import escape as e
-    con = Console()
-    colour = "green" if doc["passed"] else "red"
-    con.print(f"[bold {colour}]{e(doc['message'])}[/]")
-    for c in doc.get("checks", []):
-        con.print(f"  {c['check']}: {c['verdict']}  [dim]{e(c['statement'])}[/dim]")
-        if c.get("counterexample"):
-            con.print("    at " + ", ".join(f"{k} = {json.dumps(v)}"
-                                            for k, v in c["counterexample"].items()))
-            st = c.get("steps") or {}
-            for side, label in (("lhs", "left "), ("rhs", "right")):
-                for call in st.get(f"{side}_calls", []):
-                    con.print(f"      {e(call['call'])} = {e(call['value'])}")
-                if side in st:
-                    con.print(f"    {label} side = {e(str(st[side]))}")
-            if c.get("sides"):
-                con.print(f"    left {c['sides'].get('lhs')} vs right {c['sides'].get('rhs')}")
-    ev = doc.get("evidence")
-    if ev:
-        fl = ev.get("float")
-        con.print(f"  {ev['law']}: {ev['verdict']} over ℝ  [dim]{e(ev['statement'])}[/dim]")
-        ce = ev.get("counterexample")
-        if fl:
-            ce = fl.get("counterexample")
-            con.print(f"    in {fl['format']}: "
-                      + ("bit-exact on the cases tried" if fl.get("exact") else "not exact"))
-        if ce:
-            con.print(f"    counterexample {e(json.dumps(ce.get('bindings')))}: "
-                      f"{e(json.dumps(ce.get('lhs')))} vs {e(json.dumps(ce.get('rhs')))}")
-    if doc.get("hint"):
-        con.print(f"\n[bold]Hint[/bold] {e(doc['hint'])}")
-    if doc.get("explanation"):
-        con.print(f"\n[bold]Why[/bold] {e(doc['explanation'])}")
-    if doc.get("law"):
-        con.print(f"[dim]More: python -m verify explain {doc['law']}[/dim]")
