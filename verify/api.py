@@ -304,15 +304,47 @@ def certify_all(kernels: Iterable[str] | None = None, backend: str = "auto", *,
                 law_results: Mapping[str, Mapping[str, Any]] | None = None,
                 progress: bool = True, isolate: bool = True) -> list[Certificate]:
     """Certify kernels (all by default), writing each certificate under ``out``;
-    ``progress`` lines go to stderr. ``isolate``: in a child process, so that a crash
-    is a failing certificate (False: in this process, for kernels that exist only
-    here)."""
+    ``progress`` lines go to stderr. A kernel is a name in ``impls/`` or a user's
+    ``FILE.py[:NAME]`` naming a ``KernelSpec`` (``verify.certification.binding.bind``);
+    a user's file that cannot be loaded is ``BadInput``. ``isolate``: in a child
+    process, so that a crash is a failing certificate (False: in this process, for
+    kernels that exist only here)."""
     from verify.certification import certify as C
-    names = _resolve_kernels(kernels)
+    kernels = list(kernels or [])
+    targets = [k for k in kernels if _is_file_target(k)]
+    for target in targets:
+        _check_target_file(target)
+    names = _resolve_kernels([k for k in kernels if k not in targets]) \
+        if len(targets) < len(kernels) or not kernels else []
     certs = C.certify_all(backend=backend, out_dir=out, seed=seed, progress=progress,
-                          kernels=names, planted=planted, law_results=law_results,
-                          isolate=isolate)
+                          kernels=names + targets, planted=planted, law_results=law_results,
+                          isolate=isolate, refs={t: t for t in targets})
+    for target, cert in zip(names + targets, certs):
+        note = " ".join(cert.get("notes") or [])
+        if target in targets and note.startswith("could not load the kernel"):
+            raise BadInput(f"{target}: {note}")
     return [Certificate(to_plain(c)) for c in certs]
+
+
+def _is_file_target(kernel: str) -> bool:
+    return kernel.endswith(".py") or ".py:" in kernel
+
+
+def _check_target_file(target: str) -> None:
+    """What can be said of a user's kernel file without running it: it exists, is .py
+    and compiles; the rest is found when the child process loads it."""
+    path = target if target.endswith(".py") else target.rpartition(":")[0]
+    if not path.endswith(".py"):
+        raise BadInput(f"{path}: not a .py file")
+    if not os.path.isfile(path):
+        raise BadInput(f"{path}: no such file")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            compile(fh.read(), path, "exec")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{path}: cannot be read: {exc}") from None
+    except SyntaxError as exc:
+        raise BadInput(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
 
 
 def stale_certificates(directory: str) -> list[dict]:

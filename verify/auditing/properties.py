@@ -28,8 +28,10 @@ class _Guard:
 
     Used as the law's precondition. Under z3 it adds nothing (the prover records its own
     assumptions: nonzero denominators, log and sqrt arguments); under mpmath it excludes
-    inputs where a side raises (division by zero) or is NaN or complex (log of a
-    negative number); under torch it masks rows whose float64 sides are not finite.
+    inputs where a side raises (division by zero) or is complex (log of a negative
+    number), as Python's ``math`` would raise there; a NaN side stays in the domain (NaN
+    against a number is a counterexample, two NaN sides agree); under torch it masks
+    rows whose float64 sides are not finite.
     It is an object, not a function, so the interpretations pass it through unchanged.
     """
 
@@ -52,7 +54,7 @@ class _Guard:
             outs = flatten(lhs(*values)) + flatten(rhs(*values))
         except Exception:  # undefined here (x/0, comparisons of complex values, ...)
             return [False]
-        return [all(_real(o) for o in outs)]
+        return [all(_real(o) or _nan(o) for o in outs)]
 
 
 def _real(x: Any) -> bool:
@@ -65,6 +67,11 @@ def _real(x: Any) -> bool:
     if isinstance(x, float):
         return x == x
     return False
+
+
+def _nan(x: Any) -> bool:
+    return (isinstance(x, mpmath.mpf) and mpmath.isnan(x)) or (isinstance(x, float)
+                                                               and x != x)
 
 
 GUARD = _Guard()

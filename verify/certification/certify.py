@@ -259,7 +259,12 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         absent = [k for k, v in laws.items() if v["verdict"] in ("missing", "unchecked")]
         if absent:
             notes.append("laws not yet checkable (ignored unless strict): " + ", ".join(absent))
-    numbers_pass = bool(per_dtype) and bool(cases) and all(
+    weak = {d: r["power"]["accepted_stand_ins"] for d, r in per_dtype.items()
+            if r["power"]["weak"]}
+    if weak:  # a bound that accepts a trivial output certifies nothing
+        notes.append("the bound accepts trivial outputs, so the certificate proves "
+                     "nothing: " + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
+    numbers_pass = bool(per_dtype) and bool(cases) and not weak and all(
         r["pass"] for r in per_dtype.values())
     passed = numbers_pass and (not check_laws or _laws_pass(laws, strict))
 
@@ -284,6 +289,7 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         "rho": max(rhos) if rhos else None,
         "expected": {d: r["expected"] for d, r in per_dtype.items()},
         "naive_ratio": max(ratios) if ratios else None,
+        "power": {d: r["power"] for d, r in per_dtype.items()},
         "cases": {"count": len(cases), "names": [c.name for c in cases],
                   "coverage": coverage},
         "oracle": oracle_meta.get("oracle", oracle_meta) or None,
@@ -305,7 +311,8 @@ def _doc(fn) -> str | None:
 
 def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
                    info: Mapping[str, Any]) -> dict:
-    records, formula = [], None
+    from verify.certification import power  # power compares with compare_float, defined here
+    records, formula, power_checks = [], None, []
     worst_kernel: dict[str, float] = {}
     worst_naive: dict[str, float] = {}
     n_max = 1
@@ -353,6 +360,8 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                     worst_kernel[key] = max(worst_kernel.get(key, 0.0), cmp["max_error"])
             record["outputs"][key] = cmp
             ok = ok and cmp["ok"]
+        power_checks.append(power.check(case, outputs, oracle, bound,
+                                        exact=spec.exact_outputs))
         if spec.reference is not None:
             _naive_errors(spec, case, dtype, oracle, worst_naive, record)
         record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
@@ -381,6 +390,7 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         "cases": records,
         "skipped_cases": skipped,
         "formula": formula,
+        "power": power.summary(power_checks),
     }
 
 

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, Phase, settings
 from laws import REGISTRY
 from laws.core import BOUNDED, FAILS, FREE_MONOID, Law, Var
 from verify.certification import radius
-from verify.certification.bounds import format_name
+from impls.numerics import format_name
 from verify.certification.radius import Ball, Decision
 from verify.engine.interp import Interpretation, Namespace, Unsupported, make_torch, variadic
 from verify.engine.shapes import component_names, flatten, shape_like

@@ -42,26 +42,16 @@ _CHILD_CODE = "from verify.certification.isolate import child_main; child_main()
 
 # --------------------------------------------------------------------------- the work
 def load_spec(name: str, ref: str | None = None):
-    """The spec of kernel ``name`` in impls/, or at ``ref``: "package.module:ATTR" or
-    "path/to/file.py:ATTR"."""
+    """The spec of kernel ``name`` in impls/, or at ``ref``: "package.module:ATTR", or a
+    user's "path/to/file.py[:NAME]" (``binding.load_binding``)."""
     if ref is None:
         import impls
         return impls.load(name)
     where, _, attr = ref.rpartition(":")
-    if where.endswith(".py"):
-        path = Path(where).resolve()
-        module_name = "_certified_" + path.stem
-        module = sys.modules.get(module_name)
-        if module is None or getattr(module, "__file__", None) != str(path):
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            if spec is None or spec.loader is None:
-                raise ImportError(f"cannot load {path}")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            spec.loader.exec_module(module)
-    else:
-        module = importlib.import_module(where)
-    return getattr(module, attr)
+    if ref.endswith(".py") or where.endswith(".py"):
+        from verify.certification.binding import load_binding
+        return load_binding(ref)
+    return getattr(importlib.import_module(where), attr)
 
 
 def plain(value: Any) -> Any:

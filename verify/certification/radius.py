@@ -48,7 +48,7 @@ from typing import Any, Callable, Mapping
 
 import torch
 
-from verify.certification.bounds import HALF_SUBNORMAL, format_name, unit_roundoff
+from impls.numerics import HALF_SUBNORMAL, format_name, unit_roundoff
 from verify.certification.radius_model import (HOST64, LOG_ABS, ULPS, Model,  # noqa: F401
                                                current, flag, model_for, using, with_block)
 from verify.certification.radius_rounding import (INF, UP, is_exact_inf, is_exact_zero,

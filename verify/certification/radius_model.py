@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from verify.certification.bounds import (HALF_SUBNORMAL, SMALLEST_NORMAL, format_name,
+from impls.numerics import (HALF_SUBNORMAL, SMALLEST_NORMAL, format_name,
                                          unit_roundoff)
 
 # Relative error of each elementary function, in ulps (1 ulp ≤ 2u relative), by backend.

@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from verify.certification.bounds import unit_roundoff
+from impls.numerics import unit_roundoff
 from verify.certification.radius import F64, Ball, div, lift
 from verify.certification.radius_model import current
 from verify.certification.radius_rounding import (INF, UP, gamma, magnitude, no_overflow,

@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from verify.certification.bounds import format_name
+from impls.numerics import format_name
 from verify.certification.radius_model import current
 
 INF = math.inf

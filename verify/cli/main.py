@@ -103,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
 
     c = cmd("certify", "certify kernels against their laws with error bounds")
     c.add_argument("kernels", nargs="*", metavar="KERNEL",
-                   help="kernel names (default: all; see `list`)")
+                   help="kernel names (default: all; see `list`), or FILE.py[:NAME] naming "
+                        "your own KernelSpec (made with verify.certification.binding.bind)")
     kernels(c, out=True)
 
     cmd("papers", "claims from the literature, checked by their laws")

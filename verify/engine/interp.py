@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import os
 import sysconfig
+import textwrap
 import types
 from fractions import Fraction
 from typing import Any, Callable
@@ -46,6 +47,11 @@ _LIBRARY_DIRS = _library_dirs()
 # Code objects of rebound @triton.jit functions (and the code nested in them): there
 # ``/`` gives ±∞ or NaN instead of raising.
 JIT_CODES: set[types.CodeType] = set()
+
+
+# Code objects of the plain functions behind @triton.jit functions, recorded when they
+# are unwrapped: a caller that unwraps first (the auditor) must not lose the semantics.
+JIT_SOURCES: set[types.CodeType] = set()
 
 
 def _add_jit_code(code: types.CodeType) -> None:
@@ -146,10 +152,16 @@ class Interpretation:
 
     def rebind(self, fn: Callable) -> Callable:
         """``fn`` with its vocabulary pointing at this interpretation."""
-        jit = callable(getattr(fn, "fn", None))
         fn = unwrap(fn)
         if not isinstance(fn, types.FunctionType) or _is_library(fn):
             return fn
+        if self.name == "z3" and catches_exceptions(fn.__code__):
+            # z3's x/0 is a value, not a raise: the except branch would never run, and
+            # a side condition stated for the division would exclude points the
+            # function handles.
+            raise Unsupported(f"{fn.__name__} catches exceptions (try/except): the prover "
+                              "cannot follow a raise that is caught")
+        jit = fn.__code__ in JIT_SOURCES
         key = id(fn)
         cached = self._cache.get(key)
         if cached is not None and cached[0] is fn:
@@ -237,12 +249,34 @@ class _ModuleProxy:
         return self._interp._translate(getattr(self._module, name))
 
 
+_EXCEPT_MATCH = {"CHECK_EXC_MATCH", "JUMP_IF_NOT_EXC_MATCH", "CHECK_EG_MATCH"}
+
+
+def catches_exceptions(code: types.CodeType) -> bool:
+    """Whether the code (or code nested in it) has an ``except`` clause; a bare
+    ``except:`` is found from the source when it is available."""
+    import dis
+    if any(ins.opname in _EXCEPT_MATCH for ins in dis.get_instructions(code)):
+        return True
+    try:
+        import ast
+        import inspect
+        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return any(catches_exceptions(c) for c in code.co_consts
+                   if isinstance(c, types.CodeType))
+    return any(isinstance(node, ast.Try) and node.handlers for node in ast.walk(tree))
+
+
 def unwrap(fn: Callable) -> Callable:
     """The plain Python function behind a ``@triton.jit`` function (its ``.fn``)."""
     inner = getattr(fn, "fn", None)
     while inner is not None and callable(inner):
         fn = inner
         inner = getattr(fn, "fn", None)
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            JIT_SOURCES.add(code)
     return fn
 
 
