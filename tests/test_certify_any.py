@@ -4,6 +4,8 @@ planted bug fails, and the certificate records the model and the combines found.
 import importlib
 
 import pytest
+
+from verify.errors import BadInput
 import triton
 import triton.language as tl
 
@@ -114,9 +116,9 @@ def test_a_non_associative_combine_fails_the_binding():
 
 def test_unknown_option_and_output_are_refused():
     mod = _module("fused_softmax")
-    with pytest.raises(ValueError, match="no option"):
+    with pytest.raises(BadInput, match="no option"):
         bind(mod.softmax, reference="softmax", masked="zeros")
-    with pytest.raises(ValueError, match="no output"):
+    with pytest.raises(BadInput, match="no output"):
         bind(mod.softmax, reference="softmax", outputs=("probs",))
-    with pytest.raises(ValueError, match="unknown reference"):
+    with pytest.raises(BadInput, match="unknown reference"):
         bind(mod.softmax, reference="sofmax")

@@ -73,13 +73,13 @@ def test_the_rational_path_covers_only_branch_free_identities():
     assert rational.identity(_assoc(max)) is None     # max is a branch (If)
     found = rational.identity(_assoc(lambda a, b: a * b / (a + b)))
     assert found is not None
-    assert {"a + b ≠ 0", "b + c ≠ 0"} <= set(found[0])
+    assert {"a + b ≠ 0", "b + c ≠ 0"} <= set(found.assumptions)
 
 
 def test_a_contradicted_proof_is_an_error_with_its_counterexample(monkeypatch):
     law = _assoc(lambda a, b: a - b)
 
-    def contradicted(law, instance, timeout_ms):
+    def contradicted(law, instance, timeout_ms, **kw):
         return Proof("error", "the independent check found a counterexample to the proof",
                      values=[1, 2, 3], encodings=["x"])
     monkeypatch.setattr(D, "prove", contradicted)
@@ -90,7 +90,7 @@ def test_a_contradicted_proof_is_an_error_with_its_counterexample(monkeypatch):
 
 
 def test_a_timed_out_prover_falls_back_to_the_searcher(monkeypatch):
-    def slow(law, instance, timeout_ms):
+    def slow(law, instance, timeout_ms, **kw):
         return Proof("unknown", "z3: timed out after 1 ms")
     monkeypatch.setattr(D, "prove", slow)
     monkeypatch.setattr(D.rational, "identity", lambda law, inst: None)

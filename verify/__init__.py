@@ -44,7 +44,7 @@ _WHERE = {
     "Certificate": "verify.results",
     "Policy": "verify.decide.policy",
     "VerifyError": "verify.errors", "BadInput": "verify.errors",
-    "Law": "laws.core", "Var": "laws.core", "Monoid": "laws.core", "Property": "laws.core",
+    "Law": "laws", "Var": "laws", "Monoid": "laws", "Property": "laws",
 }
 
 

@@ -84,24 +84,20 @@ def check_all(laws: Iterable["Law | str"] | None = None, policy: "Policy | None"
               *, jobs: int = 1, progress: Callable[[LawResult], None] | None = None
               ) -> list[LawResult]:
     """Verdicts on ``laws`` (the whole catalog by default), in their order; ``jobs``
-    processes when they are catalog laws checked under the default limits.
+    processes when they are catalog laws.
 
     Does not add the kernel sites (``check`` does)."""
     from laws import REGISTRY
-    from verify.decide import policy as policies
     chosen = [_law(x) for x in (REGISTRY if laws is None else laws)]
     pol = _policy(policy)
-    limits_default = (pol.timeout_ms, pol.cases) == (policies.CATALOG.timeout_ms,
-                                                     policies.CATALOG.cases)
     in_catalog = all(law.id in REGISTRY and REGISTRY[law.id] is law for law in chosen)
 
     def note(doc: dict) -> None:
         if progress is not None:
             progress(LawResult(to_plain(doc)))
-    if jobs > 1 and limits_default and in_catalog:
+    if jobs > 1 and in_catalog:
         from verify.decide.check import check_many
-        docs = check_many([law.id for law in chosen], jobs=jobs, floats=pol.floats,
-                          progress=note)
+        docs = check_many([law.id for law in chosen], jobs=jobs, policy=pol, progress=note)
     else:
         docs = []
         for law in chosen:

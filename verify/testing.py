@@ -47,7 +47,7 @@ def _laws(subject: Any) -> list:
     """Laws from a Law, a Monoid, a law id, a family prefix (``"max"``: every law
     ``max.*``), or an iterable of these."""
     from laws import REGISTRY
-    from laws.core import Law, Monoid
+    from laws import Law, Monoid
     if isinstance(subject, Law):
         return [subject]
     if isinstance(subject, Monoid):
@@ -93,7 +93,7 @@ def assert_monoid(combine: Callable, identity: Any, state: Any = None, *,
     Does not cover: a homomorphism to a specification (declare a ``laws.Monoid`` with
     lift, lower and spec and use ``assert_law``)."""
     __tracebackhide__ = True
-    from laws.core import Monoid, Var
+    from laws import Monoid, Var
     family = name or getattr(combine, "__name__", "combine")
     monoid = Monoid(family=family, combine=combine, identity=identity,
                     state=state if state is not None else Var("s"),

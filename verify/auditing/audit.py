@@ -56,9 +56,10 @@ def audit_function(fn: types.FunctionType, example: str | None = None,
     no_prover, no_floats = _hashing_reasons(fn)
     props = _properties(g, sig, policy, no_prover, no_floats)
     notes = list(sig.notes)
-    notes.append("denominators are assumed nonzero (each property lists the assumptions "
-                 "its proof used); the searcher skips inputs where the function raises "
-                 "or gives NaN or a complex value")
+    notes.append("a division, root or log needs its side condition only where its value "
+                 "is used; each property lists the assumptions its proof used. A NaN "
+                 "side against a number is a counterexample; inputs where the function "
+                 "raises decide nothing")
     if no_prover:
         notes.append(no_prover)
     return AuditResult({"function": label or fn.__name__, "kind": sig.kind,

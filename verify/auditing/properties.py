@@ -20,6 +20,7 @@ from laws import templates as T
 from laws.core import SEARCH, Z3, Law, Property, Var
 from verify.auditing.signature import SCALAR, Shape, Signature
 from verify.auditing.trace import show
+from verify.decide.search import raised_in_jit
 from verify.engine.shapes import flatten
 
 
@@ -52,7 +53,9 @@ class _Guard:
             return [mask] if mask is not None else []
         try:
             outs = flatten(lhs(*values)) + flatten(rhs(*values))
-        except Exception:  # undefined here (x/0, comparisons of complex values, ...)
+        except Exception as exc:  # undefined here (x/0, comparisons of complex values, ...)
+            if raised_in_jit(exc):
+                raise  # Triton does not raise there: not a point outside the domain
             return [False]
         return [all(_real(o) or _nan(o) for o in outs)]
 

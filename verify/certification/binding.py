@@ -194,7 +194,7 @@ def _default_cases(reference: Reference):
         return matrices()
     if reference.cases == "rows":
         return rows()
-    raise ValueError(f"reference {reference.name!r} needs explicit inputs= (a case set)")
+    raise BadInput(f"reference {reference.name!r} needs explicit inputs= (a case set)")
 
 
 def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = None,
@@ -208,12 +208,12 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     ref = lookup(reference) if isinstance(reference, str) else reference
     unknown = [k for k in options if k not in ref.options]
     if unknown:
-        raise ValueError(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
+        raise BadInput(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
                          f"(it has: {', '.join(ref.options) or 'none'})")
     returns = tuple(outputs) if outputs is not None else ref.outputs
     missing = [o for o in returns if o not in ref.outputs]
     if missing:
-        raise ValueError(f"reference {ref.name!r} has no output(s) {', '.join(missing)}")
+        raise BadInput(f"reference {ref.name!r} has no output(s) {', '.join(missing)}")
     b = Binding(fn=fn, reference=ref, options={**ref.options, **options}, returns=returns,
                 inputs=inputs, compute=compute, block=block, kernel=kernel, call=call,
                 model_options={"dot_input": dot_input, "tensor_core": tensor_core})

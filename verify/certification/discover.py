@@ -78,7 +78,7 @@ def audit_combine(entry: dict) -> dict:
         return out
     from verify.auditing.audit import audit_function
     with contextlib.redirect_stdout(io.StringIO()):
-        report = audit_function(_raw(entry["function"]), entry["name"])
+        report = audit_function(_raw(entry["function"]), label=entry["name"]).to_json()
     props = report.get("properties", {})
     problems = []
     for need in needs:

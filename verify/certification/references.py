@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
+from verify.errors import BadInput
 from verify.certification import radius, radius_compose, radius_reduce
 from verify.certification.radius import Ball
 
@@ -184,7 +185,7 @@ CATALOG: dict[str, Reference] = {r.name: r for r in (
 def lookup(name: str) -> Reference:
     """The catalog reference ``name``; ValueError naming the known ones."""
     if name not in CATALOG:
-        raise ValueError(f"unknown reference {name!r} (known: {', '.join(sorted(CATALOG))})")
+        raise BadInput(f"unknown reference {name!r} (known: {', '.join(sorted(CATALOG))})")
     return CATALOG[name]
 
 

@@ -1,6 +1,8 @@
 """The catalog commands: all, laws, list, law, papers."""
 from __future__ import annotations
 
+import os
+
 from typing import Any
 
 from rich.markup import escape
@@ -25,9 +27,17 @@ def run_laws(args, ids: list[str], floats: bool = True) -> list[dict]:
             progress.step(r.id)
             if not r.ok:
                 progress.note(f"{r.id}: {r['verdict']} (expected {r['expect']})")
-        results = api.check_all(ids, CATALOG.with_(floats=floats), jobs=args.jobs,
-                                progress=note)
+        policy = CATALOG.with_(floats=floats, smt_dir=_smt_dir(args))
+        results = api.check_all(ids, policy, jobs=args.jobs, progress=note)
     return [r.to_json() for r in results]
+
+
+def _smt_dir(args) -> str | None:
+    """``--smt DIR``, created: where the decision writes its queries."""
+    path = getattr(args, "smt", None)
+    if path is not None:
+        os.makedirs(path, exist_ok=True)
+    return path
 
 
 def laws_table(results: list[dict], width: int = 80) -> Table:
@@ -121,8 +131,9 @@ def cmd_list(args) -> int:
 # --------------------------------------------------------------------------- law
 def cmd_law(args) -> int:
     api.find_law(args.law_id)
+    from verify.decide.policy import CATALOG
     with Waiting(f"checking {args.law_id}"):
-        result = api.check(args.law_id)
+        result = api.check(args.law_id, CATALOG.with_(smt_dir=_smt_dir(args)))
     if args.json:
         emit_json(result.to_json())
     else:

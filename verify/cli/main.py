@@ -68,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--seed", type=int, default=0,
                             help="seed of the generated test cases (default 0)")
 
+    def smt(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--smt", metavar="DIR",
+                        help="write every z3 query there as SMT-LIB2, with the law, the "
+                             "answer and the assumptions in a header, for a second solver "
+                             "(python -m verify.decide.recheck DIR re-checks them with cvc5)")
+
     def timeout(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
                         metavar="SECONDS",
@@ -77,11 +83,13 @@ def _parser() -> argparse.ArgumentParser:
     a = cmd("all", "every law, every paper claim, every kernel certified on the best "
                    "backend; stale certificates listed")
     jobs(a)
+    smt(a)
     kernels(a, out=True)
     a.add_argument("--no-certify", action="store_true", help="laws and papers only")
 
     laws = cmd("laws", "check the law catalog")
     jobs(laws)
+    smt(laws)
     laws.add_argument("--property", choices=PROPERTIES, help="only laws of this property")
     laws.add_argument("--no-floats", action="store_true", help="skip float-format verdicts")
 
@@ -90,6 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     w = cmd("law", "one law: statement, verdict, proof method, counterexample, where "
                    "kernels use it")
     w.add_argument("law_id", metavar="ID", help="a law id, e.g. online_softmax.associative")
+    smt(w)
 
     e = cmd("explain", "the teaching view of a law")
     e.add_argument("law_id", metavar="ID", help="a law id, e.g. online_softmax.no_rescale")
@@ -177,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             raise BadInput(f"a command is required: {', '.join(COMMANDS)} (see --help)")
         if getattr(args, "out", None) is not None and not getattr(args, "no_certify", False):
             check_out_dir(args.out)
+        if getattr(args, "smt", None) is not None:
+            check_out_dir(args.smt, "--smt")
         cap_jobs(args)
         if hasattr(args, "backend"):
             from verify.api import use_backend

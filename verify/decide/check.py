@@ -24,20 +24,21 @@ def check_law(law: Law, *, floats: bool = True, timeout_ms: int | None = None,
     return decide(law, policy.with_(**changes)).to_json()
 
 
-def _check_by_id(args: tuple[str, bool]) -> dict:
+def _check_by_id(args: tuple[str, Policy]) -> dict:
     from laws import REGISTRY
-    law_id, floats = args
-    return check_law(REGISTRY[law_id], floats=floats)
+    law_id, policy = args
+    return decide(REGISTRY[law_id], policy).to_json()
 
 
-def check_many(ids: list[str], *, jobs: int = 1, floats: bool = True,
+def check_many(ids: list[str], *, jobs: int = 1, policy: Policy = CATALOG,
                progress: Callable[[dict], None] | None = None) -> list[dict]:
-    """Check laws, in ``jobs`` processes; results in the order of ``ids``."""
+    """Check laws under ``policy``, in ``jobs`` processes; results in the order of
+    ``ids``."""
     results: dict[str, dict] = {}
     if jobs <= 1:
         from laws import REGISTRY
         for law_id in ids:
-            results[law_id] = check_law(REGISTRY[law_id], floats=floats)
+            results[law_id] = decide(REGISTRY[law_id], policy).to_json()
             if progress:
                 progress(results[law_id])
     else:
@@ -45,7 +46,7 @@ def check_many(ids: list[str], *, jobs: int = 1, floats: bool = True,
         from concurrent.futures import ProcessPoolExecutor, as_completed
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            futures = {pool.submit(_check_by_id, (i, floats)): i for i in ids}
+            futures = {pool.submit(_check_by_id, (i, policy)): i for i in ids}
             for fut in as_completed(futures):
                 res = fut.result()
                 results[res["id"]] = res

@@ -127,7 +127,7 @@ def _by_z3(law: Law, policy: Policy) -> dict:
     encodings: set[str] = set()
     reasons: list[str] = []
     tested = 0
-    fallback = False
+    fallback = undecided = False
     for inst in law.instances:
         proof, why = _prove(law, inst, policy)
         if proof is not None:
@@ -148,9 +148,11 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             if found.reason:
                 reasons.append(f"{_inst(inst)}{found.reason}")
             tested += found.cases
+            undecided = undecided or found.status == UNKNOWN
     method = _z3_method(encodings)
     if fallback:
-        return {"method": method + "; " + SEARCHER, "verdict": TESTED if tested else UNKNOWN,
+        verdict = TESTED if tested and not undecided else UNKNOWN
+        return {"method": method + "; " + SEARCHER, "verdict": verdict,
                 "cases": tested or None, "assumptions": assumptions,
                 "reason": "; ".join(reasons)}
     if law.induction:
@@ -173,7 +175,7 @@ def _prove(law: Law, inst, policy: Policy) -> tuple[Proof | None, str]:
     rational-function identity when z3 did not decide: (proof or None, why not)."""
     try:
         with time_limit(policy.prove_seconds):
-            proof = prove(law, inst, policy.timeout_ms)
+            proof = prove(law, inst, policy.timeout_ms, smt_dir=policy.smt_dir)
     except TimeLimit as exc:
         proof, why = None, f"the prover {exc}"
     except Exception as exc:  # a construct the z3 interpretation cannot run
@@ -266,6 +268,7 @@ def _extend(into: list[str], more: Iterable[str]) -> None:
 def _by_search(law: Law, policy: Policy) -> dict:
     total = 0
     reasons = []
+    undecided = False
     for inst in law.instances:
         found = _search(law, inst, policy)
         if found.status == REFUTED:
@@ -274,7 +277,9 @@ def _by_search(law: Law, policy: Policy) -> dict:
         if found.reason:
             reasons.append(f"{_inst(inst)}{found.reason}")
         total += found.cases
-    out: dict[str, Any] = {"verdict": TESTED if total else UNKNOWN, "cases": total or None}
+        undecided = undecided or found.status == UNKNOWN
+    out: dict[str, Any] = {"verdict": TESTED if total and not undecided else UNKNOWN,
+                           "cases": total or None}
     if reasons and law.reason:
         out["reason"] = "; ".join([law.reason] + reasons)
     return out

@@ -208,7 +208,10 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
         try:
             conds = flatten(MP.rebind(law.pre)(
                 *law_values_to_mp(law.vars_for(instance), values), **instance))
-        except (ZeroDivisionError, ValueError):
+        except (ZeroDivisionError, ValueError) as exc:
+            from verify.decide.search import raised_in_jit
+            if raised_in_jit(exc):
+                raise  # Triton computes ±∞ or NaN there: the point is not outside
             return False
     return all(bool(c) for c in conds)
 

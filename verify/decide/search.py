@@ -64,6 +64,7 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     vars_ = law.vars_for(instance)
     compared = 0
     found: list[list[Any]] = []
+    jit_raised: list[str] = []
 
     @settings(max_examples=max_examples, database=None, deadline=None, derandomize=True,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
@@ -72,11 +73,13 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     def probe(values):
         nonlocal compared
         values = list(values)
-        if not oracle.preconditions_hold(law, values, instance):
-            return
         try:
+            if not oracle.preconditions_hold(law, values, instance):
+                return
             differs = oracle.gap(law, values, instance).differs
-        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
+            if raised_in_jit(exc):  # Triton gives ±∞ or NaN there; Python raised
+                jit_raised.append(f"{type(exc).__name__}: {exc}")
             return  # undefined there (TypeError: a complex value)
         compared += 1
         if differs:
@@ -91,4 +94,25 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     if compared == 0:
         return Search("unknown", 0, reason="no generated case met the preconditions",
                       seconds=time.perf_counter() - t0)
+    if jit_raised:
+        return Search("unknown", compared, seconds=time.perf_counter() - t0,
+                      reason=f"{len(jit_raised)} generated case(s) raised inside a "
+                             f"@triton.jit function ({jit_raised[0]}), where Triton computes "
+                             "±∞ or NaN instead: the oracle cannot evaluate those points")
     return Search("tested", compared, seconds=time.perf_counter() - t0)
+
+
+def raised_in_jit(exc: BaseException) -> bool:
+    """The exception was raised by code of a @triton.jit function (through the library
+    arithmetic it called), which on a GPU or in Triton's interpreter does not raise:
+    x/0 is ±∞ or NaN there."""
+    from verify.engine.interp import JIT_CODES, is_library_file
+    last_user = None
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        # "<string>": code a library generated at run time (mpmath's operators)
+        if not (name.startswith("<") or is_library_file(name)):
+            last_user = tb.tb_frame.f_code
+        tb = tb.tb_next
+    return last_user is not None and last_user in JIT_CODES
