@@ -32,7 +32,7 @@ class _Guard:
     inputs where a side raises (division by zero) or is complex (log of a negative
     number), as Python's ``math`` would raise there; a NaN side stays in the domain (NaN
     against a number is a counterexample, two NaN sides agree); under torch it masks
-    rows whose float64 sides are not finite.
+    rows where both sides are non-finite at the same component.
     It is an object, not a function, so the interpretations pass it through unchanged.
     """
 
@@ -42,15 +42,9 @@ class _Guard:
             return []
         if any(isinstance(c, torch.Tensor) for c in comps):
             try:
-                outs = flatten(lhs(*values)) + flatten(rhs(*values))
+                return _both_finite_or_one(flatten(lhs(*values)), flatten(rhs(*values)))
             except Exception:  # the float check reports its own failure
                 return []
-            mask = None
-            for o in outs:
-                if isinstance(o, torch.Tensor) and o.is_floating_point():
-                    m = torch.isfinite(o)
-                    mask = m if mask is None else mask & m
-            return [mask] if mask is not None else []
         try:
             outs = flatten(lhs(*values)) + flatten(rhs(*values))
         except Exception as exc:  # undefined here (x/0, comparisons of complex values, ...)
@@ -70,6 +64,20 @@ def _real(x: Any) -> bool:
     if isinstance(x, float):
         return x == x
     return False
+
+
+def _both_finite_or_one(lhs: list, rhs: list) -> list:
+    """The rows to compare in a float format: all but those where both sides are
+    non-finite at the same component (undefined there, or the same overflow on both
+    sides). A row where only one side overflowed or became NaN stays: that is a float
+    counterexample, not a point outside the domain."""
+    mask = None
+    for a, b in zip(lhs, rhs):
+        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) \
+                and a.is_floating_point() and b.is_floating_point():
+            m = torch.isfinite(a) | torch.isfinite(b)
+            mask = m if mask is None else mask & m
+    return [mask] if mask is not None else []
 
 
 def _nan(x: Any) -> bool:

@@ -198,7 +198,11 @@ def in_domain(var: Var, value: Any) -> bool:
     return True
 
 
-def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> bool:
+def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
+                       jit_raises: bool = False) -> bool:
+    """The values are in the law's domain. A point where evaluating the preconditions
+    raises is outside it, except, with ``jit_raises``, a raise inside a @triton.jit
+    function (Triton computes ±∞ or NaN there), which is passed on to the caller."""
     vars_ = law.vars_for(instance)
     if not all(in_domain(v, x) for v, x in zip(vars_, values)):
         return False
@@ -210,7 +214,7 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
                 *law_values_to_mp(law.vars_for(instance), values), **instance))
         except (ZeroDivisionError, ValueError) as exc:
             from verify.decide.search import raised_in_jit
-            if raised_in_jit(exc):
+            if jit_raises and raised_in_jit(exc):
                 raise  # Triton computes ±∞ or NaN there: the point is not outside
             return False
     return all(bool(c) for c in conds)

@@ -74,7 +74,7 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
         nonlocal compared
         values = list(values)
         try:
-            if not oracle.preconditions_hold(law, values, instance):
+            if not oracle.preconditions_hold(law, values, instance, jit_raises=True):
                 return
             differs = oracle.gap(law, values, instance).differs
         except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
