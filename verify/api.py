@@ -329,18 +329,11 @@ def _is_file_target(kernel: str) -> bool:
 def _check_target_file(target: str) -> None:
     """What can be said of a user's kernel file without running it: it exists, is .py
     and compiles; the rest is found when the child process loads it."""
+    from verify.auditing.load import read_source
     path = target if target.endswith(".py") else target.rpartition(":")[0]
     if not path.endswith(".py"):
         raise BadInput(f"{path}: not a .py file")
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: no such file")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            compile(fh.read(), path, "exec")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{path}: cannot be read: {exc}") from None
-    except SyntaxError as exc:
-        raise BadInput(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    read_source(path)
 
 
 def stale_certificates(directory: str) -> list[dict]:

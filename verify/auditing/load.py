@@ -25,13 +25,9 @@ class AuditError(BadInput):
     """Bad input: reported as one line on stderr, exit status 2."""
 
 
-def load_target(target: str) -> tuple[types.FunctionType, str, str]:
-    """The function named by ``FILE.py:FUNC``, loaded from its file."""
-    path, sep, name = target.rpartition(":")
-    if not sep or not path or not name:
-        raise AuditError(f"expected FILE.py:FUNC, got {target!r}")
-    if not path.endswith(".py"):
-        raise AuditError(f"{path}: not a .py file")
+def read_source(path: str) -> str:
+    """The text of a user's .py file, once it is known to exist, be readable and
+    compile; ``AuditError`` (bad input) with one line otherwise."""
     if not os.path.isfile(path):
         raise AuditError(f"{path}: no such file")
     try:
@@ -43,6 +39,17 @@ def load_target(target: str) -> tuple[types.FunctionType, str, str]:
         compile(source, path, "exec")
     except SyntaxError as exc:
         raise AuditError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    return source
+
+
+def load_target(target: str) -> tuple[types.FunctionType, str, str]:
+    """The function named by ``FILE.py:FUNC``, loaded from its file."""
+    path, sep, name = target.rpartition(":")
+    if not sep or not path or not name:
+        raise AuditError(f"expected FILE.py:FUNC, got {target!r}")
+    if not path.endswith(".py"):
+        raise AuditError(f"{path}: not a .py file")
+    read_source(path)
     digest = hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:10]
     stem = "".join(c if c.isalnum() else "_" for c in os.path.basename(path)[:-3])
     modname = f"lawcheck_audited_{stem}_{digest}"

@@ -285,18 +285,8 @@ def _split_target(target: str) -> tuple[str, str]:
 
 
 def _read_source(path: str) -> str:
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: no such file")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            source = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{path}: cannot be read: {_one_line(exc)}") from None
-    try:
-        compile(source, path, "exec")
-    except SyntaxError as exc:
-        raise BadInput(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
-    return source
+    from verify.auditing.load import read_source
+    return read_source(path)
 
 
 def _load_module(path: str, source: str):

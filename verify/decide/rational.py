@@ -25,6 +25,7 @@ import z3
 from laws.core import BOUNDED, Law
 from verify.engine.interp import Unsupported
 from verify.engine.shapes import flatten
+from verify.decide.prover import _implied, _short
 from verify.engine.definedness import use_conditions
 from verify.engine.z3interp import Z3Context, _as_expr, evaluate
 
@@ -192,15 +193,3 @@ def _power(t: z3.ExprRef, variables: dict[int, int]) -> tuple[Poly, Poly]:
         n_out, d_out = _mul(n_out, n), _mul(d_out, d)
     return n_out, d_out
 
-
-def _implied(facts: list, cond: z3.BoolRef) -> bool:
-    s = z3.Solver()
-    s.set("timeout", 1000)
-    s.add(*facts)
-    s.add(z3.Not(cond))
-    return s.check() == z3.unsat
-
-
-def _short(text: str, limit: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
