@@ -268,6 +268,14 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         r["pass"] for r in per_dtype.values())
     passed = numbers_pass and (not check_laws or _laws_pass(laws, strict))
 
+    return _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
+                     dtype_info, formula, oracle_meta, started)
+
+
+def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
+              notes: list[str], per_dtype: dict, dtype_info: dict, formula: Any,
+              oracle_meta: dict, started: float) -> dict:
+    """The certificate: what was certified, on what, the figures, the hashed sources."""
     files = source_files(spec)
     hashed = hash_sources(files)
     rhos = [r["rho"] for r in per_dtype.values()]
@@ -344,22 +352,8 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         rounded = _inputs_not_representable(case, dtype)
         if rounded:
             record["inputs_rounded"] = rounded
-        ok = True
-        for key, reference in oracle.items():
-            if key not in outputs:
-                record["outputs"][key] = {"ok": False, "problem": "output missing"}
-                ok = False
-                continue
-            if key in spec.exact_outputs:
-                cmp = compare_exact(outputs[key], reference)
-            elif key not in bound:
-                cmp = {"ok": False, "rho": math.inf, "problem": "no bound for this output"}
-            else:
-                cmp = compare_float(outputs[key], reference, bound[key])
-                if cmp.get("max_error") is not None:
-                    worst_kernel[key] = max(worst_kernel.get(key, 0.0), cmp["max_error"])
-            record["outputs"][key] = cmp
-            ok = ok and cmp["ok"]
+        record["outputs"] = _compare_outputs(spec, outputs, oracle, bound, worst_kernel)
+        ok = all(c["ok"] for c in record["outputs"].values())
         power_checks.append(power.check(case, outputs, oracle, bound,
                                         exact=spec.exact_outputs))
         if spec.reference is not None:
@@ -368,14 +362,45 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                             default=0.0)
         record["pass"] = ok
         records.append(record)
+    return {
+        **_dtype_figures(records, n_max, _accumulate_roundoff(info)),
+        "naive_ratio": _naive_ratio(worst_kernel, worst_naive),
+        "naive_errors": worst_naive or None,
+        "cases": records,
+        "skipped_cases": skipped,
+        "formula": formula,
+        "power": power.summary(power_checks),
+    }
+
+
+def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any],
+                     bound: Mapping[str, Any], worst_kernel: dict[str, float]) -> dict:
+    """Each oracle output against the kernel's: exactly, or against its bound; the
+    worst error per output accumulates in ``worst_kernel``."""
+    compared: dict[str, dict] = {}
+    for key, reference in oracle.items():
+        if key not in outputs:
+            compared[key] = {"ok": False, "problem": "output missing"}
+        elif key in spec.exact_outputs:
+            compared[key] = compare_exact(outputs[key], reference)
+        elif key not in bound:
+            compared[key] = {"ok": False, "rho": math.inf,
+                             "problem": "no bound for this output"}
+        else:
+            compared[key] = compare_float(outputs[key], reference, bound[key])
+            if compared[key].get("max_error") is not None:
+                worst_kernel[key] = max(worst_kernel.get(key, 0.0),
+                                        compared[key]["max_error"])
+    return compared
+
+
+def _dtype_figures(records: list[dict], n_max: int, u: float | None) -> dict:
+    """Pass, worst ρ, error and bound of one dtype's cases, and the expected level."""
+    def worst(field: str) -> list[float]:
+        return [c[field] for r in records for c in r["outputs"].values()
+                if c.get(field) is not None]
     rhos = [r["rho"] for r in records]
-    errors = [c["max_error"] for r in records for c in r["outputs"].values()
-              if c.get("max_error") is not None]
-    bounds = [c["max_bound"] for r in records for c in r["outputs"].values()
-              if c.get("max_bound") is not None]
-    rels = [c["max_relative_error"] for r in records for c in r["outputs"].values()
-            if c.get("max_relative_error") is not None]
-    u = _accumulate_roundoff(info)
+    errors, bounds, rels = worst("max_error"), worst("max_bound"), worst("max_relative_error")
     return {
         "pass": bool(records) and all(r["pass"] for r in records),
         "rho": max(rhos, default=0.0),
@@ -385,12 +410,6 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                      "n": n_max, "u": u,
                      "level": expected_level(n_max, u) if u is not None else None,
                      "max_relative_error": max(rels, default=None)},
-        "naive_ratio": _naive_ratio(worst_kernel, worst_naive),
-        "naive_errors": worst_naive or None,
-        "cases": records,
-        "skipped_cases": skipped,
-        "formula": formula,
-        "power": power.summary(power_checks),
     }
 
 

@@ -41,6 +41,8 @@ def _cores() -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    """Every command and option, declared in one place so the help and the docs read
+    from one table (long, but a flat list of declarations)."""
     p = _Parser(prog="python -m verify", epilog=EPILOG,
                 description="Prove algebraic laws, audit your own functions and certify "
                             "the kernels that rely on them.")

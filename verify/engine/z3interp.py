@@ -274,6 +274,7 @@ class Z3Context:
 
     # ---------------------------------------------------------------- vocabulary
     def _make_interpretation(self) -> Interpretation:
+        """The vocabulary's z3 meanings, one entry per word (a table: long, flat)."""
         ctx = self
 
         def lift(x):
