@@ -354,6 +354,17 @@ def _python_log(x, base=None):
     return mpmath.log(x) if base is None else mpmath.log(x, base)
 
 
+def _python_log1p(x):
+    x = mpmath.mpf(x)
+    if x <= -1:
+        raise ValueError("math domain error")
+    return mpmath.log1p(x)
+
+
+def _python_log2(x):
+    return _python_log(x, 2)
+
+
 def exact_double_mpf(x: float) -> mpmath.mpf:
     """The double ``x`` as an mpf, exactly (independent of the working precision)."""
     q = Fraction(x)
@@ -388,19 +399,22 @@ def make_mpmath() -> Interpretation:
         log=_float_log, sqrt=_float_sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
         log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
         sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), cdiv=lambda a, b: -(-a // b),
-        float32=None, float64=None, int32=None, int64=None)
+        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, sin=mpmath.sin,
+        cos=mpmath.cos, float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
         "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
         inf=mpmath.inf, pi=mpmath.pi, e=mpmath.e, isinf=mpmath.isinf, isnan=mpmath.isnan,
-        log1p=mpmath.log1p, expm1=mpmath.expm1, tanh=mpmath.tanh, sin=mpmath.sin,
-        cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor, ceil=mpmath.ceil,
+        log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=mpmath.tanh,
+        sin=mpmath.sin, cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor,
+        ceil=mpmath.ceil,
         copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
         tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
         fmin=_mp_fmin,
-        hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign)
+        hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)))
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min), "abs": abs},
                           np=np, torch=np, literal=exact_double_mpf)
@@ -439,7 +453,11 @@ def make_torch() -> Interpretation:
                    exp2=_unary(torch.exp2), log2=_unary(torch.log2),
                    fma=lambda a, b, c: a * b + c, **unary)
     mathns = Namespace("math", fabs=vabs, inf=math.inf, pi=math.pi, e=math.e,
-                       isinf=_unary(torch.isinf), isnan=_unary(torch.isnan), **unary)
+                       isinf=_unary(torch.isinf), isnan=_unary(torch.isnan),
+                       floor=_unary(torch.floor), ceil=_unary(torch.ceil),
+                       copysign=lambda a, b: torch.copysign(*_tensors(a, b)),
+                       hypot=lambda a, b: torch.hypot(*_tensors(a, b)),
+                       pow=lambda a, b: torch.pow(*_tensors(a, b)), **unary)
     np = Namespace("np", fallback=_numpy(), maximum=maximum, minimum=minimum, where=where,
                    abs=vabs,
                    inf=math.inf, fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
@@ -514,6 +532,7 @@ def make_exact() -> Interpretation:
     def refuse(name):
         def f(*_a, **_k):
             raise Inexact(f"{name} is not rational")
+        f.unsupported = f"{name} is not rational"
         return f
 
     def where(c, a, b):

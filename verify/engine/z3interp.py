@@ -312,6 +312,7 @@ class Z3Context:
         def unsupported(name):
             def f(*_a, **_k):
                 raise Unsupported(f"{name} has no z3 encoding")
+            f.unsupported = f"{name} has no z3 encoding"
             return f
 
         def math_log(x, base=None):

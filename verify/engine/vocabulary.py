@@ -1,0 +1,142 @@
+"""The modelled vocabulary: each word a law side or a user's function may use, its
+meaning in each interpretation, and its domain condition, declared once.
+
+``SUPPORT`` says, per word (``tl.exp``, ``math.log``, ``np.where``, …), which
+interpretations implement it; in every other interpretation the word is unsupported
+there (the namespace raises ``Unsupported``, or holds an explicit stub whose
+``unsupported`` attribute says why), and a verdict that needs it becomes ``unknown``.
+``DOMAINS`` gives the side condition of each partial word: outside it, Python's
+``math`` raises (the point decides nothing), while ``tl``/``np``/``torch`` return NaN
+or ±∞ (which the checker compares like any value).
+
+``support_matrix()`` reads what the interpretations really implement;
+``drift()`` lists every difference from ``SUPPORT``. A test prints the matrix and fails
+on drift, so an interpretation cannot gain or lose a word silently.
+
+>>> DOMAINS["sqrt"]
+'x ≥ 0'
+"""
+from __future__ import annotations
+
+INTERPRETATIONS = ("mpmath", "exact", "torch", "numpy", "z3")
+
+# word -> the interpretations that implement it
+SUPPORT: dict[str, str] = {
+    "math.abs": "exact",
+    "math.ceil": "mpmath exact torch",
+    "math.copysign": "mpmath torch",
+    "math.cos": "mpmath torch numpy",
+    "math.e": "mpmath torch numpy",
+    "math.exp": "mpmath torch numpy z3",
+    "math.expm1": "mpmath torch numpy z3",
+    "math.fabs": "mpmath exact torch numpy z3",
+    "math.floor": "mpmath exact torch",
+    "math.fma": "exact",
+    "math.hypot": "mpmath torch",
+    "math.inf": "mpmath exact torch numpy z3",
+    "math.isinf": "mpmath torch numpy",
+    "math.isnan": "mpmath torch numpy",
+    "math.log": "mpmath torch numpy z3",
+    "math.log1p": "mpmath torch numpy z3",
+    "math.log2": "mpmath",
+    "math.maximum": "exact",
+    "math.minimum": "exact",
+    "math.pi": "mpmath torch numpy",
+    "math.pow": "mpmath torch",
+    "math.sigmoid": "torch",
+    "math.sin": "mpmath torch numpy",
+    "math.sqrt": "mpmath torch numpy z3",
+    "math.tanh": "mpmath torch numpy",
+    "math.where": "exact",
+    "np.abs": "mpmath exact torch z3",
+    "np.cos": "mpmath torch",
+    "np.exp": "mpmath torch z3",
+    "np.expm1": "mpmath torch",
+    "np.fma": "exact z3",
+    "np.fmax": "mpmath exact torch z3",
+    "np.fmin": "mpmath exact torch z3",
+    "np.hypot": "mpmath",
+    "np.inf": "mpmath exact torch z3",
+    "np.log": "mpmath torch z3",
+    "np.log1p": "mpmath torch",
+    "np.maximum": "mpmath exact torch z3",
+    "np.minimum": "mpmath exact torch z3",
+    "np.pi": "mpmath torch",
+    "np.sigmoid": "mpmath torch",
+    "np.sign": "mpmath exact",
+    "np.sin": "mpmath torch",
+    "np.sqrt": "mpmath torch z3",
+    "np.tanh": "mpmath torch",
+    "np.where": "mpmath exact torch z3",
+    "tl.abs": "mpmath exact torch numpy z3",
+    "tl.cdiv": "mpmath exact",
+    "tl.cos": "mpmath torch numpy",
+    "tl.exp": "mpmath torch numpy z3",
+    "tl.exp2": "mpmath torch numpy",
+    "tl.expm1": "mpmath torch numpy",
+    "tl.float32": "mpmath exact",
+    "tl.float64": "mpmath exact",
+    "tl.fma": "mpmath exact torch numpy z3",
+    "tl.inf": "exact",
+    "tl.int32": "mpmath exact",
+    "tl.int64": "mpmath exact",
+    "tl.log": "mpmath torch numpy z3",
+    "tl.log1p": "mpmath torch numpy",
+    "tl.log2": "mpmath torch numpy",
+    "tl.maximum": "mpmath exact torch numpy z3",
+    "tl.minimum": "mpmath exact torch numpy z3",
+    "tl.sigmoid": "mpmath torch numpy z3",
+    "tl.sin": "mpmath torch numpy",
+    "tl.sqrt": "mpmath torch numpy z3",
+    "tl.tanh": "mpmath torch numpy",
+    "tl.where": "mpmath exact torch numpy z3",
+}
+
+# partial words: the condition under which each is defined over the reals
+DOMAINS: dict[str, str] = {
+    "log": "x > 0", "log2": "x > 0", "log1p": "x > −1", "sqrt": "x ≥ 0",
+    "cdiv": "b ≠ 0",
+}
+
+
+def _interpretations() -> dict:
+    from verify.engine.interp import make_exact, make_mpmath, make_numpy, make_torch
+    from verify.engine.z3interp import Z3Context
+    return {"mpmath": make_mpmath(), "exact": make_exact(), "torch": make_torch(),
+            "numpy": make_numpy(), "z3": Z3Context().interp}
+
+
+def support_matrix() -> dict[str, set[str]]:
+    """word -> the interpretations whose namespaces implement it (stubs excluded)."""
+    out: dict[str, set[str]] = {}
+    for name, interp in _interpretations().items():
+        for module in ("tl", "math", "np"):
+            ns = getattr(interp, module, None)
+            for word, value in (vars(ns).items() if ns is not None else ()):
+                if word.startswith("_") or getattr(value, "unsupported", None):
+                    continue
+                out.setdefault(f"{module}.{word}", set()).add(name)
+    return out
+
+
+def drift() -> list[str]:
+    """Every word whose implementations differ from ``SUPPORT``, one line each."""
+    actual = support_matrix()
+    lines = []
+    for word in sorted(set(actual) | set(SUPPORT)):
+        declared = set(SUPPORT.get(word, "").split())
+        found = actual.get(word, set())
+        if declared != found:
+            lines.append(f"{word}: declared {sorted(declared)}, implemented {sorted(found)}")
+    return lines
+
+
+def render() -> str:
+    """The support matrix as a text table (one row a word, one column an interpretation)."""
+    actual = support_matrix()
+    width = max(len(w) for w in actual)
+    head = " " * width + "  " + "  ".join(f"{i:7}" for i in INTERPRETATIONS)
+    rows = [f"{w:{width}}  " + "  ".join(f"{'yes' if i in actual[w] else '-':7}"
+                                          for i in INTERPRETATIONS)
+            for w in sorted(actual)]
+    return "\n".join([head] + rows)
