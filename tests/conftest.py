@@ -15,3 +15,9 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None,
                           print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# Shared helpers (kernel_checks, replay, radius_orders) live at the top of tests/;
+# the test modules sit in one folder per stage of verify/.
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -31,8 +31,8 @@ from verify.cli.main import main as cli_main
 from verify.decide.policy import AUDIT
 from verify.engine.interp import make_mpmath, make_torch
 
-CASES = Path(__file__).parent / "audit_cases"
-ROOT = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parents[1] / "audit_cases"
+ROOT = Path(__file__).resolve().parents[2]
 MP = make_mpmath()
 TORCH = make_torch()
 POLICY = AUDIT.with_(float_seconds=3, search_seconds=20)

@@ -31,7 +31,7 @@ Then the auditor runs on each case (``test_verdicts``, slow) and every verdict m
 among the declared ones; every counterexample it reports must replay here.
 
 Helper modules that cases import start with ``_`` or have ``# helper`` as first line.
-``python tests/test_audit_adversarial.py [--jobs N] [--status FILE]`` audits every case
+``python tests/auditing/test_audit_adversarial.py [--jobs N] [--status FILE]`` audits every case
 and prints the verdicts, those outside their declaration, and the counts per class.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import test_audit as TA  # noqa: E402  (its parser and restated property sides)
 
-CASES = Path(__file__).parent / "audit_cases" / "adversarial"
+CASES = Path(__file__).resolve().parents[1] / "audit_cases" / "adversarial"
 HOLDING = {"proved", "proved-bounded", "tested"}
 TRANSCENDENTAL = re.compile(r"\b(exp|log|sqrt|log1p|expm1|hypot|tanh|sigmoid|exp2|log2)\b")
 CLASSES = {
@@ -647,7 +647,7 @@ _SEEN: dict[str, int] = {}  # verdict over ℝ -> count, in this process
 
 class _Summary:
     """The count of each verdict in the terminal summary (a distributed run's workers
-    report to no terminal; ``python tests/test_audit_adversarial.py`` gives the full
+    report to no terminal; ``python tests/auditing/test_audit_adversarial.py`` gives the full
     table either way)."""
 
     def pytest_terminal_summary(self, terminalreporter):
@@ -769,7 +769,7 @@ def _write_status(path: Path, rows, n, wall, jobs, counts) -> None:
         by_class.setdefault(r[0], []).append(r)
     lines = ["# Adversarial audit cases: verdicts outside their declaration", "",
              f"{n} cases, {wall:.0f} s wall with {jobs} jobs "
-             f"(`python tests/test_audit_adversarial.py --jobs {jobs}`); verdicts over ℝ: "
+             f"(`python tests/auditing/test_audit_adversarial.py --jobs {jobs}`); verdicts over ℝ: "
              + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ".", "",
              "A false `proved`/`tested` (or an `exact` float verdict) is a soundness bug; a "
              "false `refuted` or a counterexample that does not replay, likewise; a "

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 30  # "within seconds": generous for a loaded 2-core machine
 
 ADD = "def f(a, b):\n    return a + b\n"

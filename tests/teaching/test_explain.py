@@ -24,7 +24,7 @@ from verify.cli.explain_cmd import render
 from verify.cli.main import main as cli_main
 from verify.teaching import explain as E
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Families written before the catalog grew further: each has its own entry.
 FAMILIES_WITH_ENTRIES = (

@@ -394,4 +394,4 @@ def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
 
 def test_a_binding_named_like_a_project_kernel_records_its_own_file():
     files = cert_mod.source_files(make_spec(name="softmax"))
-    assert "tests/test_certify.py" in files and "impls/softmax.py" not in files
+    assert "tests/certification/test_certify.py" in files and "impls/softmax.py" not in files

@@ -8,7 +8,7 @@ from impls.spec import KernelSpec
 from verify.certification.binding import load_binding
 from verify.errors import BadInput
 
-RMS = str(Path(__file__).parent / "user_kernels" / "rms_norm.py")
+RMS = str(Path(__file__).resolve().parents[1] / "user_kernels" / "rms_norm.py")
 
 
 def _bad(target: str, match: str) -> str:

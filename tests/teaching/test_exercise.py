@@ -26,7 +26,7 @@ from verify.teaching import exercise as X
 from verify.auditing.audit import load_target
 from verify.engine.interp import make_mpmath, make_torch
 
-ANSWERS = Path(__file__).parent / "exercise_answers"
+ANSWERS = Path(__file__).resolve().parents[1] / "exercise_answers"
 MP = make_mpmath()
 TORCH = make_torch()
 

@@ -14,7 +14,7 @@ import verify
 from laws import Monoid, Var
 from verify.testing import LawFailure, assert_law, assert_monoid
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args):
