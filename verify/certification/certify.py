@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import json
 import math
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -44,6 +42,7 @@ from verify.certification.guards import GuardedAllocator
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
 from verify.errors import BadInput
+from verify.jsonio import write_atomic
 
 GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
@@ -507,34 +506,6 @@ def planted_results(spec, backend: str, seed: int = 0,
 
 
 # --------------------------------------------------------------------------- files
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, torch.Tensor):
-        return _jsonable(value.tolist() if value.dim() else value.item())
-    if hasattr(value, "item") and callable(value.item) and not isinstance(value, str):
-        try:
-            return _jsonable(value.item())
-        except (TypeError, ValueError):
-            return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return value
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    return str(value)
-
-
-def to_json(value: Any, **kwargs: Any) -> str:
-    """Strict JSON (non-finite floats written as the strings "inf", "-inf", "nan")."""
-    return json.dumps(_jsonable(value), allow_nan=False, **kwargs)
-
-
 def certificate_filename(cert: Mapping[str, Any]) -> str:
     return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
 
@@ -543,20 +514,7 @@ def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Pa
     """Write ``<kernel>.<backend>.json`` atomically (temporary file, then rename)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    target = out / certificate_filename(cert)
-    text = to_json(cert, indent=2) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return target
+    return write_atomic(out / certificate_filename(cert), cert)
 
 
 # --------------------------------------------------------------------------- command line

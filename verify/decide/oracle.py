@@ -30,6 +30,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law, Var
 from verify.engine.interp import make_mpmath
+from verify.jsonio import to_plain
 from verify.engine.shapes import flatten, shape_like
 
 PREC = 113
@@ -278,36 +279,9 @@ def shrink(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
 
 # --------------------------------------------------------------------------- reporting
 def plain(x: Any) -> Any:
-    """A JSON-friendly exact value: int, float when exact, else "p/q" or a decimal."""
-    if isinstance(x, (tuple, list)):
-        return [plain(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return [plain(v) for v in x.tolist()]
-    if isinstance(x, (bool, np.bool_)):
-        return bool(x)
-    if isinstance(x, (int, np.integer)):
-        return int(x)
-    if isinstance(x, Fraction):
-        if x.denominator == 1:
-            return int(x)
-        f = float(x)
-        return f if Fraction(f) == x else f"{x.numerator}/{x.denominator}"
-    if isinstance(x, mpmath.mpf):
-        if mpmath.isnan(x):
-            return "nan"
-        if mpmath.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        if x == int(x) and abs(x) < 2 ** 53:
-            return int(x)
-        f = float(x)
-        return f if mpmath.mpf(f) == x else mpmath.nstr(x, 30)
-    if isinstance(x, float):
-        if x != x:
-            return "nan"
-        if x in (float("inf"), float("-inf")):
-            return "inf" if x > 0 else "-inf"
-        return x
-    return str(x)
+    """A JSON-friendly exact value: int, float when exact, else "p/q" or a decimal
+    (the strict JSON convention of ``verify.jsonio``)."""
+    return to_plain(x)
 
 
 def counterexample(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> dict:
