@@ -38,10 +38,17 @@ def pytest_in(directory: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PYTEST_ADDOPTS", None)
     env.pop("TRITON_INTERPRET", None)  # the plugin chooses the backend itself
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "verify.pytest_plugin",
-                           "-p", "no:cacheprovider", "-q", *args],
+    # the plugin comes from the distribution's entry point, as in a user's project
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           *args],
                           cwd=directory, env=env, capture_output=True, text=True,
                           timeout=600)
+
+
+def test_the_plugin_is_registered_by_the_entry_point():
+    from importlib.metadata import entry_points
+    found = {ep.name: ep.value for ep in entry_points(group="pytest11")}
+    assert found.get("lawcheck") == "verify.pytest_plugin"
 
 
 def test_readme_examples_are_short():
