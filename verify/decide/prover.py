@@ -82,8 +82,9 @@ def _model_value(model: z3.ModelRef, v: z3.ExprRef) -> Any:
     raise Unsupported(f"model value {val} is not a number")
 
 
-def _encode(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
-    """Both sides, the preconditions and the difference terms, as z3 terms."""
+def encode_sides(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
+    """``(vars, values, lhs, rhs, pre)``: the law's variables, their z3 values, both
+    sides' components and the preconditions, evaluated under the z3 interpretation."""
     vars_ = law.vars_for(instance)
     values = [ctx.make(v) for v in vars_]
     lhs_fn, rhs_fn = ctx.interp.rebind(law.lhs), ctx.interp.rebind(law.rhs)
@@ -93,6 +94,12 @@ def _encode(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
     if law.pre is not None:
         pre_fn = ctx.interp.rebind(law.pre)
         pre = flatten(evaluate(ctx, lambda: list(pre_fn(*values, **instance))))
+    return vars_, values, lhs, rhs, pre
+
+
+def _encode(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
+    """Both sides, the preconditions and the difference terms, as z3 terms."""
+    vars_, values, lhs, rhs, pre = encode_sides(law, instance, ctx)
     if len(lhs) != len(rhs):
         raise _Malformed(f"sides have {len(lhs)} and {len(rhs)} components")
     bound = []

@@ -24,10 +24,9 @@ import z3
 
 from laws.core import BOUNDED, Law
 from verify.engine.interp import Unsupported
-from verify.engine.shapes import flatten
-from verify.decide.prover import _implied, _short
+from verify.decide.prover import _implied, _short, encode_sides
 from verify.engine.definedness import use_conditions
-from verify.engine.z3interp import Z3Context, _as_expr, evaluate
+from verify.engine.z3interp import Z3Context, _as_expr
 
 ENCODING = "rational-function identity"
 _CONSISTENCY_MS = 2000
@@ -58,15 +57,7 @@ def identity(law: Law, instance: Mapping[str, Any] = {}) -> Identity | None:
     t0 = time.perf_counter()
     ctx = Z3Context()
     try:
-        vars_ = law.vars_for(instance)
-        values = [ctx.make(v) for v in vars_]
-        lhs_fn, rhs_fn = ctx.interp.rebind(law.lhs), ctx.interp.rebind(law.rhs)
-        lhs = flatten(evaluate(ctx, lambda: lhs_fn(*values, **instance)))
-        rhs = flatten(evaluate(ctx, lambda: rhs_fn(*values, **instance)))
-        pre = []
-        if law.pre is not None:
-            pre_fn = ctx.interp.rebind(law.pre)
-            pre = flatten(evaluate(ctx, lambda: list(pre_fn(*values, **instance))))
+        vars_, _values, lhs, rhs, pre = encode_sides(law, instance, ctx)
     except Unsupported:
         return None
     if len(lhs) != len(rhs):
