@@ -131,6 +131,7 @@ def test_a_correct_kernel_passes_with_every_key():
     assert c["seed"] == 3 and c["cases"]["count"] == 3 and c["cases"]["coverage"] == ["random"]
     assert set(c["versions"]) >= {"python", "torch", "triton", "z3"}
     assert c["bound"]["formula"].startswith("γ_{n−1}")
+    assert c["bound"]["kind"].startswith("hand-derived")
     assert c["naive_ratio"] == pytest.approx(1.0)
     json.loads(dumps(c))  # strict JSON
 

@@ -33,6 +33,7 @@ def test_correct_kernel_passes_with_a_derived_bound(certified):
     assert cert["pass"], cert["notes"]
     assert 0 < cert["rho"] <= 1
     assert cert["algorithm"]["bound"] == "derived (radius interpretation)"
+    assert cert["bound"]["kind"].startswith("derived")
     assert cert["algorithm"]["model"]["elementary_ulps"]["exp"] >= 1
     assert {"float32", "float16"} <= set(cert["per_dtype"])
 

@@ -291,6 +291,7 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
         "dtypes": dtype_info,
         "algorithm": spec.algorithm(backend),
         "bound": {"formula": formula or _doc(spec.bound),
+                  "kind": _bound_kind(spec),
                   "max": max(bounds) if bounds else None},
         "max_error": max(errors) if errors else None,
         "rho": max(rhos) if rhos else None,
@@ -309,6 +310,15 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
         "per_dtype": per_dtype,
         "elapsed_s": round(time.perf_counter() - started, 3),
     }
+
+
+def _bound_kind(spec) -> str:
+    """Which bound the certificate used: derived by the running error analysis of a
+    binding, or written by hand in the kernel's module."""
+    from verify.certification.binding import Binding
+    if isinstance(getattr(spec.bound, "__self__", None), Binding):
+        return "derived (running error analysis, verify/certification/radius.py)"
+    return f"hand-derived ({spec.name}'s own bound function)"
 
 
 def _doc(fn) -> str | None:
