@@ -25,6 +25,7 @@ import types
 from typing import Any
 
 from verify.engine.interp import unwrap
+from verify.auditing.signature import call_name
 
 HASHING_CALLS = {"set", "frozenset", "dict", "Counter", "defaultdict", "OrderedDict",
                  "mode", "multimode", "hash", "lru_cache", "cache"}
@@ -121,8 +122,8 @@ def _hashing_in(node) -> list[str]:
     found = []
     for n in ast.walk(node):
         what = None
-        if isinstance(n, ast.Call) and _call_name(n) in HASHING_CALLS:
-            what = _call_name(n) + "()"
+        if isinstance(n, ast.Call) and call_name(n) in HASHING_CALLS:
+            what = call_name(n) + "()"
         elif isinstance(n, (ast.Set, ast.SetComp)):
             what = "a set"
         elif isinstance(n, ast.DictComp):
@@ -135,10 +136,3 @@ def _hashing_in(node) -> list[str]:
     return found
 
 
-def _call_name(node: ast.Call) -> str:
-    f = node.func
-    if isinstance(f, ast.Name):
-        return f.id
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    return ""

@@ -51,7 +51,10 @@ _SEQUENCE_CALLS = {"len", "sum", "sorted", "list", "tuple", "reversed", "enumera
                    "median", "mean", "mode", "multimode", "fsum", "prod", "any", "all",
                    "median_low", "median_high", "pvariance", "variance", "stdev", "pstdev",
                    "iter", "set", "frozenset", "Counter"}
+
+
 def call_name(node: ast.Call) -> str:
+    """The called name: ``f`` for ``f(x)``, ``mode`` for ``statistics.mode(x)``."""
     f = node.func
     if isinstance(f, ast.Name):
         return f.id
