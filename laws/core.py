@@ -124,6 +124,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._laws: dict[str, Law] = {}
+        self._sets: dict[str, Any] = {}
 
     def add(self, *items: Any) -> None:
         """Add laws, law sets (anything with ``laws()``, such as a ``Monoid``) or
@@ -131,6 +132,7 @@ class Registry:
         for item in items:
             if hasattr(item, "laws"):  # a law set (laws.monoid.Monoid)
                 self.add(*item.laws())
+                self._sets[item.family] = item
             elif isinstance(item, Law):
                 if item.id in self._laws:
                     raise ValueError(f"duplicate law id {item.id}")
@@ -152,6 +154,10 @@ class Registry:
 
     def ids(self) -> list[str]:
         return list(self._laws)
+
+    def law_set(self, family: str) -> Any:
+        """The law set (a ``Monoid``) that expanded into the laws ``family.*``, or None."""
+        return self._sets.get(family)
 
     def check(self) -> None:
         problems = []

@@ -5,9 +5,12 @@ certificate file.
 A case passes when ρ = max(error / bound) ≤ 1 over every float output (0/0 counts as
 0; an error over a zero bound is ρ = ∞), every output in ``spec.exact_outputs`` equals
 the oracle exactly, and no output is NaN where the oracle is not. A certificate passes
-when every case of every certified dtype passes and every law it names that is in the
-catalog is ok. bfloat16 is certified only on a GPU: Triton's interpreter computes bf16
-wrongly, so the interpreter's certificate skips it and says so.
+when every case of every certified dtype passes, every law it names that is in the
+catalog is ok, and each monoid combine among its laws passes under the merge trees a
+GPU lowering may use (trees.py: balanced, blocked, strided, identity-padded lanes,
+empty-state merges), which the interpreter's left-to-right fold never performs.
+bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 wrongly, so
+the interpreter's certificate skips it and says so.
 
 Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
 tensor fails the case with a one-line reason, a read outside one reads poison. Many
@@ -41,6 +44,7 @@ from impls.numerics import expected_level, format_name, unit_roundoff
 from verify.certification.guards import GuardedAllocator
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
+from verify.certification.trees import merge_trees
 from verify.errors import BadInput
 from verify.jsonio import write_atomic
 
@@ -265,10 +269,25 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
                      "nothing: " + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
     numbers_pass = bool(per_dtype) and bool(cases) and not weak and all(
         r["pass"] for r in per_dtype.values())
-    passed = numbers_pass and (not check_laws or _laws_pass(laws, strict))
+    trees = merge_trees(spec.laws, _accumulation_formats(dtype_info), seed) if check_laws \
+        else {"pass": True, "note": "not run (laws not checked)", "families": {}}
+    if not trees["pass"]:
+        first = next(f for r in trees["families"].values() for f in r["failures"] or
+                     ["no point could be checked"])
+        notes.append(f"a combine fails under a merge tree a lowering may use: {first}")
+    passed = numbers_pass and trees["pass"] and (not check_laws or _laws_pass(laws, strict))
 
-    return _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
+    cert = _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                      dtype_info, formula, oracle_meta, started)
+    cert["merge_trees"] = trees
+    return cert
+
+
+def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The float formats the certified dtypes accumulate in (the combine's format)."""
+    floats = ("float16", "bfloat16", "float32", "float64")
+    return sorted({str(info.get("accumulate")) for info in dtype_info.values()
+                   if info.get("status") == "certified" and info.get("accumulate") in floats})
 
 
 def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
