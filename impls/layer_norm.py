@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import inspect
 import math
-from fractions import Fraction
 
 import numpy as np
 import torch
@@ -40,7 +39,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
-from . import buffers
+from . import buffers, exact
 from .spec import Case, KernelSpec, device as current_device
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
 from .var_mean import (DTYPES, cases_for, config, exact_moments, representable,
@@ -157,46 +156,18 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"y": y, "mean": mean, "rstd": rstd}
 
 
-def _oracle_values(case: Case, prec: int):
-    import mpmath
-    x = case.inputs["x"]
-    w = [mpmath.mpf(v) for v in case.inputs["weight"].tolist()]
-    b = [mpmath.mpf(v) for v in case.inputs["bias"].tolist()]
-    eps = case.params["eps"]
-    ys, means, rstds = [], [], []
-    with mpmath.workprec(prec):
-        for row, (n, mu, m2) in zip(x.reshape(-1, x.shape[-1]).tolist(), exact_moments(x)):
-            v = m2 / n + Fraction(eps)
-            rstd = 1 / mpmath.sqrt(mpmath.mpf(v.numerator) / v.denominator)
-            mu_mp = mpmath.mpf(mu.numerator) / mu.denominator
-            ys.append([(mpmath.mpf(xi) - mu_mp) * rstd * wi + bi
-                       for xi, wi, bi in zip(row, w, b)])
-            means.append(mu_mp)
-            rstds.append(rstd)
-    return ys, means, rstds
-
-
 def _oracle(case: Case) -> dict:
-    """Exact rational statistics; mpmath at 113 bits for 1/√, re-run at 177 bits."""
-    low = _oracle_values(case, 113)
-    high = _oracle_values(case, 177)
-    worst = 0.0
-    for a_list, b_list in zip(low, high):
-        flat_a = [v for r in a_list for v in (r if isinstance(r, list) else [r])]
-        flat_b = [v for r in b_list for v in (r if isinstance(r, list) else [r])]
-        for a, b in zip(flat_a, flat_b):
-            if a != b:
-                worst = max(worst, float(abs(a - b) / max(abs(b), 2.0 ** -1000)))
-    if worst > 2.0 ** -60:
-        raise ArithmeticError(f"layer_norm oracle unstable between 113 and 177 bits ({worst:.3g})")
-    ys, means, rstds = high
-    shape = case.inputs["x"].shape
-    return {"y": torch.tensor([[float(v) for v in r] for r in ys],
-                              dtype=torch.float64).reshape(shape),
-            "mean": torch.tensor([float(v) for v in means], dtype=torch.float64).reshape(shape[:-1]),
-            "rstd": torch.tensor([float(v) for v in rstds], dtype=torch.float64).reshape(shape[:-1]),
-            "_oracle": {"method": "exact rational statistics, mpmath 1/√", "bits": 113,
-                        "rerun_bits": 177, "max_relative_difference": worst}}
+    """Exact rational statistics; 1/√ and the affine map in ball arithmetic
+    (impls/exact.py): a guaranteed enclosure of every output."""
+    x = case.inputs["x"]
+    ys, means, rstds, meta = exact.layer_norm_rows(
+        x.reshape(-1, x.shape[-1]).tolist(), case.inputs["weight"].tolist(),
+        case.inputs["bias"].tolist(), case.params["eps"], exact_moments(x))
+    shape = x.shape
+    return {"y": torch.tensor(ys, dtype=torch.float64).reshape(shape),
+            "mean": torch.tensor(means, dtype=torch.float64).reshape(shape[:-1]),
+            "rstd": torch.tensor(rstds, dtype=torch.float64).reshape(shape[:-1]),
+            "_oracle": meta}
 
 
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:

@@ -54,7 +54,7 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import online_softmax
-from . import buffers
+from . import buffers, exact
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error, ulp_error
 from .rows import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
@@ -174,43 +174,13 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"softmax": y, "lse": lse}
 
 
-def _oracle_rows(x: torch.Tensor, prec: int):
-    import mpmath
-    ys, lses = [], []
-    with mpmath.workprec(prec):
-        for row in x.tolist():
-            finite = [mpmath.mpf(v) for v in row if v != NEG_INF]
-            if not finite:
-                lses.append(mpmath.mpf("-inf"))
-                ys.append([mpmath.mpf(0)] * len(row))
-                continue
-            m = max(finite)
-            lse = m + mpmath.log(mpmath.fsum(mpmath.exp(v - m) for v in finite))
-            lses.append(lse)
-            ys.append([mpmath.mpf(0) if v == NEG_INF else mpmath.exp(mpmath.mpf(v) - lse)
-                       for v in row])
-    return ys, lses
-
-
 def _oracle(case: Case) -> dict:
-    """mpmath at 113 bits, re-run at 177 bits to bound the oracle's own error."""
-    x = case.inputs["x"].to(torch.float64).reshape(-1, case.inputs["x"].shape[-1])
-    ys, lses = _oracle_rows(x, 113)
-    ys2, lses2 = _oracle_rows(x, 177)
-    worst = 0.0
-    for a, b in zip([v for r in ys for v in r] + lses, [v for r in ys2 for v in r] + lses2):
-        if a != b and not (math.isinf(float(a)) and a == b):
-            worst = max(worst, float(abs(a - b) / abs(b)))
-    if worst > 2.0 ** -60:  # far below the float64 rounding of the result
-        raise ArithmeticError(f"softmax oracle unstable between 113 and 177 bits ({worst:.3g})")
-    shape = case.inputs["x"].shape
-    return {
-        "softmax": torch.tensor([[float(v) for v in r] for r in ys2],
-                                dtype=torch.float64).reshape(shape),
-        "lse": torch.tensor([float(v) for v in lses2], dtype=torch.float64).reshape(shape[:-1]),
-        "_oracle": {"method": "mpmath", "bits": 113, "rerun_bits": 177,
-                    "max_relative_difference": worst},
-    }
+    """Ball arithmetic (impls/exact.py): a guaranteed enclosure of every output."""
+    x = case.inputs["x"].to(torch.float64)
+    ys, lses, meta = exact.softmax_rows(x.reshape(-1, x.shape[-1]).tolist())
+    return {"softmax": torch.tensor(ys, dtype=torch.float64).reshape(x.shape),
+            "lse": torch.tensor(lses, dtype=torch.float64).reshape(x.shape[:-1]),
+            "_oracle": meta}
 
 
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:

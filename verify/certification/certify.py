@@ -18,6 +18,10 @@ kernels at once (``certify_all``, batch.py) run in a child process, so a crash b
 a failing certificate; sources.py lists the files a certificate hashes, links.py checks
 that kernels and laws name each other.
 
+An oracle that states a guaranteed error of its own (``_oracle`` with ``error_bound``,
+as the ball-arithmetic oracles of impls/exact.py do) has it added to the bound, so ρ
+compares the kernel with the true value, not with the oracle's float64 rounding of it.
+
 Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
 whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
 ``_oracle`` in the oracle describes its precision) and are recorded, not compared;
@@ -362,15 +366,15 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         try:
             if index not in oracles:
                 oracle = spec.oracle(case)
-                oracles[index] = _outputs(oracle)
+                oracles[index] = (_outputs(oracle), _meta(oracle))
                 _merge_meta(oracle_meta, _meta(oracle))
-            oracle = oracles[index]
+            oracle, meta = oracles[index]
             outputs, memory = _guarded_run(spec, case, dtype)
             if memory:  # out-of-bounds writes: the outputs are not to be trusted
                 record.update(rho=math.inf, problem="; ".join(memory), **{"pass": False})
                 records.append(record)
                 continue
-            bound = spec.bound(case, dtype, outputs)
+            bound = _with_oracle_error(spec.bound(case, dtype, outputs), oracle, meta)
         except Exception as exc:  # a crash fails the case; it does not stop the others
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
             records.append(record)
@@ -399,6 +403,27 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         "formula": formula,
         "power": power.summary(power_checks),
     }
+
+
+def _with_oracle_error(bound: Mapping[str, Any], oracle: Mapping[str, Any],
+                       meta: Mapping[str, Any]) -> dict:
+    """The bound on |kernel − true value| made a bound on |kernel − oracle| by adding the
+    oracle's guaranteed error, when the oracle states one (ball arithmetic: an
+    ``error_bound`` relative, an ``absolute_error_bound`` near 0). Oracles without a
+    guaranteed error fold theirs into the kernel's bound formula."""
+    info = meta.get("_oracle")
+    if not isinstance(info, Mapping) or "error_bound" not in info:
+        return dict(bound)
+    rel, absolute = float(info["error_bound"]), float(info.get("absolute_error_bound", 0.0))
+    out = dict(bound)
+    for key, value in bound.items():
+        if key.startswith("_") or key not in oracle or not isinstance(value, torch.Tensor):
+            continue
+        ref = _as_cpu64(oracle[key])
+        slack = torch.where(torch.isfinite(ref), rel * ref.abs() + absolute,
+                            torch.zeros_like(ref))
+        out[key] = value.to(torch.float64) + slack * (1 + 2.0 ** -50)
+    return out
 
 
 def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any],
