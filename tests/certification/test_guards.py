@@ -133,7 +133,7 @@ def test_a_kernel_that_aborts_yields_a_failing_certificate(tmp_path):
     aborted, copy = certs
     assert aborted["pass"] is False
     assert aborted["notes"] == [aborted["notes"][0]] and aborted["notes"][0].startswith(
-        "the certifying process died with SIGABRT while certifying aborting")
+        "the certifying process was killed by SIGABRT while certifying aborting")
     # the child was restarted: the next kernel is certified, and its planted abort is
     # a caught bug, not a dead certifier
     assert copy["pass"] is True and copy["planted"]["writes_past_end"]["caught"] is True

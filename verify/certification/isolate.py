@@ -26,16 +26,15 @@ import importlib.util
 import os
 import pickle
 import selectors
-import signal
 import struct
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from verify.processes import child_env, describe_exit
+
 _HEADER = struct.Struct("!Q")
 _CHILD_CODE = "from verify.certification.isolate import child_main; child_main()"
 
@@ -125,10 +124,7 @@ class ChildRunner:
         self._relay: threading.Thread | None = None
 
     def _start(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD_CODE], env=env,
+        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD_CODE], env=child_env(),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=os.getcwd())
         self._stderr_tail.clear()
@@ -163,7 +159,7 @@ class ChildRunner:
             head = f"exceeded the time limit of {self.time_limit_s:g} s and was stopped"
         else:
             code = self.proc.wait()
-            head = _exit_description(code)
+            head = describe_exit(code, "the certifying process")
         if self._relay is not None:
             self._relay.join(timeout=5)
         last = next((line.strip() for line in reversed(self._stderr_tail) if line.strip()), "")
@@ -180,16 +176,6 @@ class ChildRunner:
                 self.proc.wait()
         if self._relay is not None:
             self._relay.join(timeout=5)
-
-
-def _exit_description(code: int) -> str:
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"the certifying process died with {name}"
-    return f"the certifying process exited with status {code}"
 
 
 # --------------------------------------------------------------------------- frames

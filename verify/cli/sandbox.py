@@ -23,6 +23,7 @@ from typing import Any
 
 from verify.cli.progress import Waiting
 from verify.errors import BadInput
+from verify.processes import child_env, describe_exit
 
 LOADING_QUIET_SECONDS = 15.0   # while the file is still loading, progress waits longer
 
@@ -36,7 +37,7 @@ def run(request: dict, timeout: float, what: str) -> Any:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "verify.cli.child", str(out), json.dumps(request)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                start_new_session=True, env=_child_env())
+                start_new_session=True, env=child_env())
             try:
                 with Waiting(what, ready=(out / "phase").exists,
                              after=LOADING_QUIET_SECONDS):
@@ -47,15 +48,6 @@ def run(request: dict, timeout: float, what: str) -> Any:
             finally:
                 _kill_group(proc)
         return _result(out, proc.returncode, request["target"])
-
-
-def _child_env() -> dict:
-    """The child imports this very ``verify`` package, wherever it was imported from."""
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    env.pop("PYTHONSTARTUP", None)
-    return env
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -70,23 +62,13 @@ def _result(out: Path, returncode: int, target: str) -> Any:
     try:
         result = json.loads((out / "result.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise BadInput(f"{target}: {_ended(returncode)} before a result was written "
+        raise BadInput(f"{target}: {describe_exit(returncode)} before a result was written "
                        f"{_last_line(out / 'stderr')}".rstrip()) from None
     if result["status"] == "ok":
         return result["doc"]
     if result["status"] == "bad-input":
         raise BadInput(result["message"])
     raise BadInput(f"{target}: the check failed on this input: {result['message']}")
-
-
-def _ended(returncode: int) -> str:
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
-        return f"the process was killed by {name}"
-    return f"the process exited with status {returncode}"
 
 
 def _last_line(path: Path) -> str:
