@@ -61,6 +61,12 @@ def _full(like, value):
     return value if _is_ball(like) else torch.full_like(like, value)
 
 
+def to_input_format(x):
+    """``x`` rounded to the kernel's input format (its dtype): for balls the rounding is
+    added to the radius; plain tensors (the naive formulation) are returned as they are."""
+    return radius.stored(x) if _is_ball(x) else x
+
+
 # --------------------------------------------------------------------------- computations
 def softmax(x, masked_rows: str = "zeros"):
     m = x.amax(-1, keepdim=True)
