@@ -29,9 +29,9 @@ import torch
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
 from impls.spec import KernelSpec, backend  # noqa: E402
-from verify.certification.binding import Binding, bind  # noqa: E402
+from verify.certification.binding import Binding, bind, binding_of  # noqa: E402
 from verify.certification.certify import compare_float  # noqa: E402
-from verify.certification.references import custom, to_input_format  # noqa: E402
+from verify.certification.references import custom  # noqa: E402
 
 NOT_COVERED = {
     "softmax": "online softmax: running-max rescalings are not the reference's formula",
@@ -39,23 +39,11 @@ NOT_COVERED = {
     "layer_norm": "statistics by Welford/Chan merges (as var_mean)",
     "attention": "FlashAttention's running state (online softmax) is not covered",
     "topk": "exact: values and indices are compared for equality, no bound to compare",
-    "nbody": "not written: the atomic scatter of pair terms (Fⱼᵢ = −Fᵢⱼ) has no reference",
+    "nbody": "not measured: no radius reference written for the softened pair force yet",
 }
 
 
 # --------------------------------------------------------------------------- references
-def lora_reference(x, w, b, a):
-    """One accumulator over [x, t]·[W; A] with t = x·B stored in the input dtype."""
-    t = to_input_format(x @ b)
-    return {"y": torch.cat([x, t], -1) @ torch.cat([w, a], 0)}
-
-
-def int8_reference(x, wq, s):
-    """acc = x·W_q (W_q exact in every format), y = acc·s per output column."""
-    acc = x @ wq.to(torch.float32)
-    return {"y": acc * s, "acc": acc}
-
-
 def selective_scan_reference(x, delta, A, Bm, Cm, Dskip):
     """h_t = exp(Δ_t·A)·h_{t−1} + (Δ_t·x_t)·Bm_t along L, y_t = Σₙ Cm_t·h_t + Dskip·x_t."""
     from verify.certification.radius_reduce import linear_recurrence
@@ -77,15 +65,6 @@ def _derived_only(name: str) -> tuple[KernelSpec, KernelSpec]:
     hand = mod.KERNEL
     if name == "linear_scan":
         derived = bind(mod.linear_scan, "linear_recurrence", mod.cases, hand.dtypes)
-    elif name == "lora":
-        ref = custom(lora_reference, ("x", "w", "b", "a"), ("y",))
-        derived = bind(mod.lora, ref, hand.cases, hand.dtypes,
-                       dot_input=_matmul().dot_input_precision, tensor_core=_gpu())
-    elif name == "int8_matmul":
-        ref = custom(int8_reference, ("x", "wq", "s"), ("y", "acc"), {"acc": "float32"})
-        derived = bind(mod.int8_matmul, ref, hand.cases, hand.dtypes, formats={"s": "float32"},
-                       block=None if _gpu() else mod.blocks()["BLOCK_K"],
-                       dot_input=_matmul().dot_input_precision, tensor_core=_gpu())
     elif name == "selective_scan":
         ref = custom(selective_scan_reference, mod.NAMES, ("y",))
         derived = bind(mod.selective_scan, ref, mod.cases, hand.dtypes,
@@ -95,21 +74,17 @@ def _derived_only(name: str) -> tuple[KernelSpec, KernelSpec]:
     return hand, derived
 
 
-def _matmul():
-    return _module("matmul")
-
-
-def _gpu() -> bool:
-    return backend() == "gpu"
-
-
 def pair(name: str) -> tuple[KernelSpec, KernelSpec]:
     """(hand spec, derived spec): a kernel bound with ``bind`` keeps its hand bound and
-    oracle as ``hand_bound``/``hand_oracle`` in its module."""
+    oracle as ``hand_bound``/``hand_oracle`` in its module; its derived spec is its
+    binding without the hand bound (derived for every dtype)."""
     mod = _module(name)
     if isinstance(getattr(mod.KERNEL.bound, "__self__", None), Binding):
+        everywhere = dataclasses.replace(binding_of(mod.KERNEL), hand_bound=None)
+        derived = dataclasses.replace(mod.KERNEL, bound=everywhere.bound,
+                                      oracle=everywhere.oracle)
         hand = dataclasses.replace(mod.KERNEL, bound=mod.hand_bound, oracle=mod.hand_oracle)
-        return hand, mod.KERNEL
+        return hand, derived
     return _derived_only(name)
 
 

@@ -82,9 +82,13 @@ class Binding:
 
     def tensors(self, case: Case, dtype: str) -> dict:
         dev = current_device()
-        return {k: (v.to(getattr(torch, self.input_format(k, dtype))).to(dev).contiguous()
-                    if isinstance(v, torch.Tensor) and v.is_floating_point() else v)
-                for k, v in case.inputs.items()}
+        def place(k: str, v: Any) -> Any:
+            if not isinstance(v, torch.Tensor):
+                return v
+            if v.is_floating_point():
+                v = v.to(getattr(torch, self.input_format(k, dtype)))
+            return v.to(dev).contiguous()
+        return {k: place(k, v) for k, v in case.inputs.items()}
 
     def run(self, case: Case, dtype: str, fn: Callable | None = None) -> dict:
         """The wrapper (or ``fn``, a variant of it such as a planted bug) on the case."""

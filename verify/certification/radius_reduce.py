@@ -85,7 +85,8 @@ def amin(x: Any, dim=-1, keepdim: bool = False) -> Ball:
 def matmul(a: Any, b: Any) -> Ball:
     """C = AB for any order of each dot: |A|r_B + r_A(|B| + r_B) propagated, plus
     γ_d(u_acc)·|A||B| with d = model depth(K) + 1 (the product), tf32 operand rounding
-    and 2u tensor-core accumulation when the model says so."""
+    and 2u tensor-core accumulation when the model says so; exact (radius 0) where the
+    dot is one of small integers (``_integer_dot``)."""
     a, b = lift(a), lift(b)
     m = current()
     k = a.v.shape[-1]
@@ -98,7 +99,20 @@ def matmul(a: Any, b: Any) -> Ball:
         g = (1.0 + e) ** 2 * (1.0 + g) - 1.0
     big = ma @ mb
     r = ma @ b.r + a.r @ (b.v.abs() + b.r) + g * big + 2 * k * m.eta
+    r = torch.where(_integer_dot(a, b, big, m), torch.zeros_like(r), r)
     return Ball(v, no_overflow(v, round_up(r, k), partial=big))
+
+
+def _integer_dot(a: Ball, b: Ball, big: torch.Tensor, m) -> torch.Tensor:
+    """Where C = AB is computed exactly: a row of A and a column of B that are exact
+    integers with Σₖ|aᵢₖ||bₖⱼ| ≤ 1/u (every product and partial sum, in any order, is
+    then an integer the accumulator holds exactly; tf32 operands also need |·| ≤ 2¹¹)."""
+    def integers(x: Ball) -> torch.Tensor:
+        ok = (x.r == 0) & torch.isfinite(x.v) & (x.v == torch.round(x.v))
+        return ok & (x.v.abs() <= 2.0 ** 11) if m.dot_input == "tf32" else ok
+    rows = integers(a).all(-1, keepdim=True)
+    cols = integers(b).all(-2, keepdim=True)
+    return rows & cols & (big <= 1.0 / m.u)
 
 
 def cumsum(x: Any, dim: int) -> Ball:
