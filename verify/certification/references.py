@@ -122,7 +122,7 @@ def lora(x, w, b, a):
 
 def int8_matmul(x, wq, s):
     """acc = x·W_q (W_q integers, exact in every format), y = acc·s per output column."""
-    acc = x @ wq.to(torch.float32)
+    acc = x @ (wq.to(x.dtype) if isinstance(x, torch.Tensor) else wq.double())
     return {"y": acc * s, "acc": acc}
 
 
