@@ -15,7 +15,11 @@ What the spec gets:
   that evaluation (its own error) is recorded and added to the bound.
 - ``bound``: derived — the reference evaluated on balls under the backend's model
   (``radius.model_for``) at ``compute`` precision with the stated ``block``; the bound
-  is the kernel radius plus the oracle's radius. Test power (``power.check``) is
+  is the kernel radius, plus u_out|ŷ| + η_out for an output stored in a format coarser
+  than ``compute`` (on the stored output ŷ), plus the oracle's radius. With
+  ``hand_bound=``, the dtypes not in ``derived_dtypes`` use that bound (plus the
+  oracle's radius) instead; ``Binding.kind`` and the certificate's ``bound.kind`` say
+  which, per dtype. Test power (``power.check``) is
   computed for every case alongside and kept in ``binding_of(spec).power``.
 - ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
   family), completed with the reference's other inputs (weights, ...).

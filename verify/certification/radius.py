@@ -12,10 +12,12 @@ So |y| ≤ |v| + r and |ŷ| ≤ |v| + 2r (``_mag``), |ŷ|, |y| ≥ |v| − 2r (`
 Each operation propagates its operands' radii and adds its own rounding under the
 standard model |δ| ≤ u and an underflow term η (a result flushed to zero);
 elementary functions add the relative errors stated in the ``Model`` (ulps of exp,
-log, sqrt, rsqrt, division; the GPU's exp also rounds its argument times log₂e). Reductions (sum, mean, dot, matmul,
-cumsum) are bounded for EVERY order of evaluation: γ_d·Σ|xᵢ| with d the longest chain
-of roundings any order can give an element (n − 1 for a sum of n terms), or the shorter
-chain of a stated block structure (within a block of B, then across ⌈n/B⌉ blocks).
+log, sqrt, rsqrt, division; the GPU's exp also rounds its argument times log₂e).
+Reductions (sum, mean, dot, matmul, cumsum) are bounded for EVERY order of
+evaluation: γ_d·Σ|xᵢ| with d the longest chain of roundings any order can give an
+element (n − 1 for a sum of n terms), or the shorter chain of a stated block structure
+(within a block of B, then across ⌈n/B⌉ blocks). An output stored in a format the
+compute format fits in is not rounded again.
 max/min are exact, so their radius is the largest operand radius. A comparison whose
 operands' balls overlap may go either way in the kernel: ``where`` then takes a radius
 covering both branches and the evaluation records a flag.
