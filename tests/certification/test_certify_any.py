@@ -123,3 +123,39 @@ def test_unknown_option_and_output_are_refused():
         bind(mod.softmax, reference="softmax", outputs=("probs",))
     with pytest.raises(BadInput, match="unknown reference"):
         bind(mod.softmax, reference="sofmax")
+
+
+BOUND_PROJECT_KERNELS = ("scan", "matmul", "lora", "int8_matmul")
+
+
+@pytest.mark.parametrize("name", BOUND_PROJECT_KERNELS)
+def test_project_kernels_are_bound_through_the_public_api(name):
+    from impls import load
+    from verify.certification.binding import Binding, binding_of
+    spec = load(name)
+    binding = binding_of(spec)
+    assert isinstance(binding, Binding) and spec.name == name
+    assert spec.laws and spec.planted and spec.bench is not None
+    for dtype in spec.dtypes:
+        expected = "derived" if BACKEND != "gpu" and dtype != "bfloat16" else "hand-derived"
+        assert binding.kind(dtype).startswith(expected), (name, dtype)
+
+
+def test_a_hand_bound_certifies_the_dtypes_not_handed_over_and_the_kind_says_so():
+    from impls import matmul as MM
+    from impls.spec import Case
+    import torch
+
+    def cases(seed, backend):
+        gen = torch.Generator().manual_seed(seed)
+        a, b = (MM.half_exact(torch.randn(s, generator=gen, dtype=torch.float64))
+                for s in ((9, 45), (45, 7)))
+        return [Case("K=45", {"a": a, "b": b}, {"n": 45})]
+
+    spec = bind(MM.matmul, "matmul", cases, ("float32", "float16"), block=32,
+                hand_bound=MM.hand_bound, derived_dtypes=("float32",))
+    cert = certify(spec, BACKEND, check_laws=False)
+    assert cert["pass"], cert["notes"]
+    kinds = cert["bound"]["kind"]
+    assert kinds["float32"].startswith("derived") and kinds["float16"].startswith("hand")
+    assert cert["algorithm"]["bound"] == {"float32": "derived", "float16": "hand"}

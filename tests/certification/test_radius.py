@@ -31,12 +31,35 @@ def _cases(name):
         from impls.spec import Case
         return [Case(f"attention L={n}", {k: representable(rng.normal(0, 2, (n, 8)))
                                           for k in "qkv"}, {"n": n}) for n in (1, 7, 33)]
+    if ref.cases == "explicit":
+        return _explicit_cases(name)
     classes = ROW_CLASSES if name in ("softmax", "log_softmax", "logsumexp", "topk") else \
         tuple(c for c in ROW_CLASSES if c not in ("-inf-mask", "fully-masked-row"))
     out = rows(n=(1, 7, 33, 100), classes=classes)(0)
     if ref.complete is not None:
         out = [type(c)(c.name, ref.complete(dict(c.inputs), np.random.default_rng(i)), c.params)
                for i, c in enumerate(out)]
+    return out
+
+
+def _explicit_cases(name):
+    """LoRA and int8 matmul operands: random, wide-range and integer (exact dot) ones."""
+    from verify.cases import representable
+    from impls.spec import Case
+    rng = np.random.default_rng(1)
+    out = []
+    for m, k, n, r in ((3, 1, 4, 1), (5, 40, 6, 3), (2, 100, 3, 8)):
+        if name == "lora":
+            shapes = {"x": (m, k), "w": (k, n), "b": (k, r), "a": (r, n)}
+            out.append(Case(f"lora k={k} r={r}", {
+                key: representable(rng.normal(0, 1, shape) * 2.0 ** rng.integers(-6, 6, shape))
+                for key, shape in shapes.items()}, {"n": k}))
+        else:
+            wq = torch.as_tensor(rng.integers(-127, 128, (k, n)), dtype=torch.int8)
+            x = rng.integers(-8, 9, (m, k)) if k < 50 else rng.normal(0, 1, (m, k))
+            out.append(Case(f"int8 k={k}", {"x": representable(x), "wq": wq,
+                                            "s": representable(rng.uniform(1e-3, 1e-2, n))},
+                            {"n": k}))
     return out
 
 
@@ -154,3 +177,40 @@ def test_reduction_depth_uses_the_block_structure():
     assert any_order.depth(1024) == 1023
     assert blocked.depth(1024) == 31 + 31
     assert blocked.depth(20) == 19
+
+
+def test_blocked_cumsum_counts_own_block_and_earlier_blocks_apart():
+    """Element i at position p of block j: own leaves get depth p + [j > 0], earlier ones
+    B + j; tighter than any order, and still covering a blocked scan (checked above)."""
+    x = torch.ones(1, 100, dtype=torch.float64)
+    _, r_any, _ = evaluate(lambda x: {"y": x.cumsum(-1)}, {"x": x}, model_for("host", "float32"),
+                           "float32")
+    _, r_blk, _ = evaluate(lambda x: {"y": x.cumsum(-1)}, {"x": x},
+                           model_for("host", "float32", block=16), "float32")
+    u = 2.0 ** -24
+    assert float(r_blk["y"][0, 0]) < 1e-30          # a single leaf: no rounding, η only
+    # element 40 = block 2, position 8: 9 own leaves at depth 9, 32 earlier at depth 18
+    assert float(r_blk["y"][0, 40]) == pytest.approx(9 * 9 * u + 32 * 18 * u, rel=1e-4)
+    assert bool((r_blk["y"] <= r_any["y"]).all())
+
+
+def test_output_in_the_compute_format_is_not_rounded_again():
+    x = torch.tensor([[1.0, 2.0 ** -30, 3.0]], dtype=torch.float64)
+    ref = lambda x: {"y": x.sum(-1)}  # noqa: E731
+    m32 = model_for("host", "float32")
+    _, same, _ = evaluate(ref, {"x": x}, m32, "float32", out_formats={"y": "float32"})
+    _, down, _ = evaluate(ref, {"x": x}, m32, "float32", out_formats={"y": "float16"})
+    assert float(down["y"][0]) - float(same["y"][0]) >= 2.0 ** -11 * 4.0 * 0.99
+
+
+def test_a_dot_of_small_integers_is_exact_and_a_large_one_is_not():
+    a = torch.tensor([[3.0, -7.0, 100.0]], dtype=torch.float64)
+    b = torch.tensor([[2.0], [5.0], [-1.0]], dtype=torch.float64)
+    m32 = model_for("host", "float32")
+    _, small, _ = evaluate(lambda a, b: {"c": a @ b}, {"a": a, "b": b}, m32, "float32")
+    assert float(small["c"][0, 0]) == 0.0
+    _, large, _ = evaluate(lambda a, b: {"c": a @ b}, {"a": a * 2.0 ** 20, "b": b}, m32,
+                           "float32")
+    assert float(large["c"][0, 0]) > 0.0
+    _, frac, _ = evaluate(lambda a, b: {"c": a @ b}, {"a": a + 0.5, "b": b}, m32, "float32")
+    assert float(frac["c"][0, 0]) > 0.0

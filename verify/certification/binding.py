@@ -15,7 +15,11 @@ What the spec gets:
   that evaluation (its own error) is recorded and added to the bound.
 - ``bound``: derived — the reference evaluated on balls under the backend's model
   (``radius.model_for``) at ``compute`` precision with the stated ``block``; the bound
-  is the kernel radius plus the oracle's radius. Test power (``power.check``) is
+  is the kernel radius, plus u_out|ŷ| + η_out for an output stored in a format coarser
+  than ``compute`` (on the stored output ŷ), plus the oracle's radius. With
+  ``hand_bound=``, the dtypes not in ``derived_dtypes`` use that bound (plus the
+  oracle's radius) instead; ``Binding.kind`` and the certificate's ``bound.kind`` say
+  which, per dtype. Test power (``power.check``) is
   computed for every case alongside and kept in ``binding_of(spec).power``.
 - ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
   family), completed with the reference's other inputs (weights, ...).
@@ -42,9 +46,11 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
+from impls.numerics import cast_error, unit_roundoff
 from impls.spec import Case, KernelSpec, backend as current_backend, device as current_device
 from verify.certification import power as test_power
 from verify.certification import radius
+from verify.certification.radius_rounding import round_up
 from verify.certification.references import Reference, lookup
 from verify.errors import BadInput
 
@@ -63,27 +69,47 @@ class Binding:
     model_options: dict
     kernel: Any = None
     call: Callable | None = None
+    formats: dict = field(default_factory=dict)
     oracles: dict = field(default_factory=dict)
     power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     combines: dict | None = None
+    dtypes: tuple[str, ...] = ()
+    describe: Callable[[str], dict] | None = None
+    hand_bound: Callable | None = None
+    derived_dtypes: tuple[str, ...] = ()
 
     # run -------------------------------------------------------------------------
-    def tensors(self, case: Case, dtype: str) -> dict:
-        t, dev = getattr(torch, dtype), current_device()
-        return {k: (v.to(t).to(dev).contiguous() if isinstance(v, torch.Tensor)
-                    and v.is_floating_point() else v) for k, v in case.inputs.items()}
+    def input_format(self, name: str, dtype: str) -> str:
+        """The format input ``name`` is stored in: ``formats[name]`` or the dtype."""
+        return self.formats.get(name, dtype)
 
-    def run(self, case: Case, dtype: str) -> dict:
+    def tensors(self, case: Case, dtype: str) -> dict:
+        dev = current_device()
+        def place(k: str, v: Any) -> Any:
+            if not isinstance(v, torch.Tensor):
+                return v
+            if v.is_floating_point():
+                v = v.to(getattr(torch, self.input_format(k, dtype)))
+            return v.to(dev).contiguous()
+        return {k: place(k, v) for k, v in case.inputs.items()}
+
+    def run(self, case: Case, dtype: str, fn: Callable | None = None) -> dict:
+        """The wrapper (or ``fn``, a variant of it such as a planted bug) on the case."""
         self._refuse_bad_combines()
+        fn = fn or self.fn
         args = self.tensors(case, dtype)
         if self.call is not None:
-            result = self.call(self.fn, args, dict(self.options))
+            result = self.call(fn, args, dict(self.options))
         else:
-            names = inspect.signature(self.fn).parameters
+            names = inspect.signature(fn).parameters
             kwargs = {k: v for k, v in self.options.items() if k in names}
-            result = self.fn(*[args[k] for k in self.reference.inputs], **kwargs)
+            result = fn(*[args[k] for k in self.reference.inputs], **kwargs)
         return self._match(result)
+
+    def variant(self, fn: Callable) -> Callable[[Case, str], dict]:
+        """A ``run`` for ``fn`` in place of the wrapper (a planted bug)."""
+        return lambda case, dtype: self.run(case, dtype, fn)
 
     def _match(self, result: Any) -> dict:
         if isinstance(result, Mapping):
@@ -111,13 +137,19 @@ class Binding:
         keep = set(inspect.signature(ref.fn).parameters)
         return lambda **kw: ref.fn(**kw, **{k: v for k, v in opts.items() if k in keep})
 
-    def _evaluate(self, case: Case, model: radius.Model, dtype: str | None):
-        formats = self.reference.formats(dtype or "float64")
-        return radius.evaluate(self._reference_fn(), dict(case.inputs), model, dtype,
-                               out_formats=formats if dtype else None)
+    def _inputs(self, case: Case, dtype: str | None) -> dict:
+        """The case's inputs, those of a fixed format already balls stored in it."""
+        return {k: (radius.Ball.input(v, self.formats[k] if dtype else None)
+                    if k in self.formats and isinstance(v, torch.Tensor) else v)
+                for k, v in case.inputs.items() if k in self.reference.inputs}
+
+    def _used(self, case: Case) -> dict:
+        """The case's inputs that the reference takes (a case may carry more)."""
+        return {k: v for k, v in case.inputs.items() if k in self.reference.inputs}
 
     def oracle(self, case: Case) -> dict:
-        values, radii, _ = self._evaluate(case, radius.HOST64, None)
+        values, radii, _ = radius.evaluate(self._reference_fn(), self._inputs(case, None),
+                                           radius.HOST64, None)
         self.oracles[id(case)] = (case, values, radii)
         worst = max((float((r / v.abs().clamp(min=1e-300))[torch.isfinite(r) & (r > 0)]
                            .max()) if bool((torch.isfinite(r) & (r > 0)).any()) else 0.0)
@@ -128,37 +160,76 @@ class Binding:
                           "max_relative_radius": worst}
         return out
 
-    def model(self) -> radius.Model:
-        return radius.model_for(current_backend(), self.compute, block=self.block,
-                                **self.model_options)
+    def model(self, dtype: str | None = None, backend: str | None = None) -> radius.Model:
+        """The model for ``dtype``; a model option given as a callable (``dot_input``
+        by dtype) is called with the dtype."""
+        options = {k: (v(dtype) if callable(v) else v) for k, v in self.model_options.items()}
+        return radius.model_for(backend or current_backend(), self.compute,
+                                block=self.block, **options)
+
+    def uses_hand(self, dtype: str) -> bool:
+        return self.hand_bound is not None and dtype not in self.derived_dtypes
+
+    def kind(self, dtype: str) -> str:
+        """Which bound ``dtype`` is certified with (the certificate's ``bound.kind``)."""
+        if self.uses_hand(dtype):
+            return ("hand-derived (the kernel's own bound function, "
+                    f"{getattr(self.hand_bound, '__qualname__', 'hand_bound')}) "
+                    "+ the float64 oracle's radius")
+        return "derived (running error analysis, verify/certification/radius.py)"
 
     def bound(self, case: Case, dtype: str, outputs: dict) -> dict:
         """Derived: kernel radius (running error analysis of the reference at the
-        compute format, any reduction order) + the float64 oracle's radius."""
+        compute format, any reduction order) + the output's cast, u_out|ŷ| + η_out,
+        when its format is coarser than the compute format + the float64 oracle's
+        radius. For a dtype certified with the hand bound: that bound + the oracle's
+        radius (the hand bound's own oracle allowance then covers nothing, harmlessly)."""
         cached = self.oracles.get(id(case))
         if cached is None or cached[0] is not case:
             self.oracle(case)
             cached = self.oracles[id(case)]
         _, values, r64 = cached
-        _, radii, flags = self._evaluate(case, self.model(), dtype)
-        bound = {k: radii[k] + r64[k] for k in radii if k in self.returns}
-        if flags:
-            self.flags.setdefault(dtype, {})[case.name] = flags
-        lower = test_power.naive_lower(self._reference_fn(), case.inputs, dtype, {})
+        if self.uses_hand(dtype):
+            hand = self.hand_bound(case, dtype, outputs)
+            bound = {k: round_up(_cpu64(hand[k]) + r64[k], 2)
+                     for k in self.returns if k in hand and k in r64}
+            formula = f"hand-derived: {hand.get('_formula')} + the float64 oracle's radius"
+        else:
+            bound = self._derived(case, dtype, outputs, r64)
+            formula = ("derived by running error analysis of the reference "
+                       f"'{self.reference.name}' (verify/certification/radius.py): kernel "
+                       "radius at the compute format for every reduction order + "
+                       "u_out|ŷ| + η_out for an output stored in a coarser format + "
+                       "the float64 oracle's radius")
+        lower = test_power.naive_lower(self._reference_fn(), self._used(case), dtype, {})
         exact = self.reference.exact_outputs
         self.power.setdefault(dtype, []).append(
             test_power.check(case, outputs, {k: values[k] for k in bound}, bound,
                              naive_lower=lower, exact=exact))
-        bound["_formula"] = ("derived by running error analysis of the reference "
-                             f"'{self.reference.name}' (verify/certification/radius.py): "
-                             "kernel radius at the compute format for every reduction "
-                             "order + the float64 oracle's radius")
+        bound["_formula"] = formula
+        return bound
+
+    def _derived(self, case: Case, dtype: str, outputs: dict, r64: dict) -> dict:
+        model = self.model(dtype)
+        formats = self.reference.formats(dtype)
+        _, radii, flags = radius.evaluate(
+            self._reference_fn(), self._inputs(case, dtype), model, dtype,
+            out_formats={k: model.compute for k in formats})
+        if flags:
+            self.flags.setdefault(dtype, {})[case.name] = flags
+        bound = {}
+        for k in (k for k in radii if k in self.returns):
+            total = radii[k] + r64[k]
+            if k in outputs and unit_roundoff(formats[k]) > model.u:
+                total = total + cast_error(outputs[k], formats[k])
+            bound[k] = round_up(total, 3)
         return bound
 
     def naive(self, case: Case, dtype: str) -> dict:
         compute = getattr(torch, self.compute)
-        args = {k: (v.to(getattr(torch, dtype)).to(compute) if isinstance(v, torch.Tensor)
-                    and v.is_floating_point() else v) for k, v in case.inputs.items()}
+        args = {k: (v.to(getattr(torch, self.input_format(k, dtype))).to(compute)
+                    if isinstance(v, torch.Tensor) and v.is_floating_point() else v)
+                for k, v in self._used(case).items()}
         out = self._reference_fn()(**args)
         return {k: v for k, v in out.items() if k in self.returns}
 
@@ -167,7 +238,8 @@ class Binding:
         source = self.inputs or _default_cases(self.reference)
         out = []
         for i, case in enumerate(source(seed, backend)):
-            if self.reference.complete is not None:
+            missing = [k for k in self.reference.inputs if k not in case.inputs]
+            if missing and self.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])
                 case = Case(case.name, self.reference.complete(dict(case.inputs), rng),
                             dict(case.params))
@@ -175,17 +247,33 @@ class Binding:
         return out
 
     def algorithm(self, backend: str) -> dict:
-        model = radius.model_for(backend, self.compute, block=self.block, **self.model_options)
-        out = {"reference": self.reference.name, "options": dict(self.options),
-               "bound": "derived (radius interpretation)", "model": model.assumptions()}
+        dtypes = self.dtypes or (None,)
+        models = {d: self.model(d, backend).assumptions() for d in dtypes}
+        first = next(iter(models.values()))
+        out = {**(self.describe(backend) if self.describe else {}),
+               "reference": self.reference.name, "options": dict(self.options),
+               "bound": ("derived (radius interpretation)"
+                         if not any(self.uses_hand(d) for d in self.dtypes) else
+                         {d: "hand" if self.uses_hand(d) else "derived" for d in self.dtypes}),
+               "model": first if all(m == first for m in models.values()) else models}
         if self.combines is not None:
             out["combines"] = self.combines["combines"]
         return out
 
     def precision(self, dtype: str) -> dict:
         formats = self.reference.formats(dtype)
-        return {"in": dtype, "accumulate": self.compute,
-                "out": ", ".join(f"{formats[o]} ({o})" for o in self.returns)}
+        out = {"in": dtype, "accumulate": self.compute,
+               "out": ", ".join(f"{formats[o]} ({o})" for o in self.returns)}
+        if self.formats:
+            out["fixed_inputs"] = dict(self.formats)
+        given = self.model_options.get("dot_input", "ieee")
+        if callable(given) or given != "ieee":
+            out["input_precision"] = self.model(dtype).dot_input
+        return out
+
+
+def _cpu64(x: Any) -> torch.Tensor:
+    return torch.as_tensor(x).detach().to("cpu", torch.float64)
 
 
 def _default_cases(reference: Reference):
@@ -201,10 +289,24 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
          dtypes: tuple[str, ...] = ("float32", "float16"), *, outputs=None, name=None,
          compute: str = "float32", block: int | None = None, kernel: Any = None,
          call: Callable | None = None, summary: str | None = None,
-         dot_input: str = "ieee", tensor_core: bool = False, **options) -> KernelSpec:
+         dot_input: str | Callable[[str], str] = "ieee", tensor_core: bool = False,
+         formats: Mapping[str, str] | None = None, laws: tuple[str, ...] = (),
+         combine: Callable | None = None, planted: Mapping[str, Callable] | None = None,
+         describe: Callable[[str], dict] | None = None, bench: Callable | None = None,
+         hand_bound: Callable | None = None, derived_dtypes: tuple[str, ...] | None = None,
+         **options) -> KernelSpec:
     """A ``KernelSpec`` for ``fn`` computing ``reference`` (a catalog name or a
     ``references.custom(...)``); ``options`` override the reference's conventions.
-    See the module docstring."""
+
+    Besides the module docstring's: ``dot_input`` may be a function of the dtype
+    ("tf32" for fp32 on a GPU); ``formats`` fixes the format of inputs not stored in
+    the kernel's dtype ({"scale": "float32"}); ``planted`` maps a bug's name to a
+    variant of ``fn`` (same arguments), certified by ``planted_results`` and expected
+    to fail; ``laws``, ``combine``, ``bench`` go to the spec as they are; ``describe``
+    (backend -> dict) adds the kernel's own algorithm facts (blocks, passes) to the
+    certificate's ``algorithm``. ``hand_bound`` (a ``KernelSpec.bound``) certifies the
+    dtypes not in ``derived_dtypes`` (default: none, with a hand bound) — for a kernel
+    whose own bound is tighter there; ``Binding.kind`` says which was used."""
     ref = lookup(reference) if isinstance(reference, str) else reference
     unknown = [k for k in options if k not in ref.options]
     if unknown:
@@ -214,17 +316,25 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     missing = [o for o in returns if o not in ref.outputs]
     if missing:
         raise BadInput(f"reference {ref.name!r} has no output(s) {', '.join(missing)}")
+    strange = [k for k in (formats or {}) if k not in ref.inputs]
+    if strange:
+        raise BadInput(f"reference {ref.name!r} has no input(s) {', '.join(strange)}")
     b = Binding(fn=fn, reference=ref, options={**ref.options, **options}, returns=returns,
                 inputs=inputs, compute=compute, block=block, kernel=kernel, call=call,
+                formats=dict(formats or {}), dtypes=tuple(dtypes), describe=describe,
+                hand_bound=hand_bound,
+                derived_dtypes=tuple(dtypes if derived_dtypes is None and hand_bound is None
+                                     else derived_dtypes or ()),
                 model_options={"dot_input": dot_input, "tensor_core": tensor_core})
     source = inspect.getsourcefile(fn) if inspect.isfunction(fn) else None
     return KernelSpec(
-        name=name or getattr(fn, "__name__", "kernel"), laws=(),
+        name=name or getattr(fn, "__name__", "kernel"), laws=tuple(laws),
         summary=summary or f"{getattr(fn, '__name__', 'kernel')} computes {ref.name}",
-        combine=None, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
+        combine=combine, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
         cases=b.cases, algorithm=b.algorithm, precision=b.precision,
         exact_outputs=tuple(o for o in ref.exact_outputs if o in returns),
-        reference=b.naive, sources=(source,) if source else ())
+        planted={k: b.variant(v) for k, v in (planted or {}).items()},
+        reference=b.naive, bench=bench, sources=(source,) if source else ())
 
 
 def binding_of(spec: KernelSpec) -> Binding:

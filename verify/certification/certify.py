@@ -314,7 +314,7 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
         "dtypes": dtype_info,
         "algorithm": spec.algorithm(backend),
         "bound": {"formula": formula or _doc(spec.bound),
-                  "kind": _bound_kind(spec),
+                  "kind": _bound_kind(spec, list(per_dtype)),
                   "max": max(bounds) if bounds else None},
         "max_error": max(errors) if errors else None,
         "rho": max(rhos) if rhos else None,
@@ -335,12 +335,16 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
     }
 
 
-def _bound_kind(spec) -> str:
+def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     """Which bound the certificate used: derived by the running error analysis of a
-    binding, or written by hand in the kernel's module."""
+    binding, or written by hand in the kernel's module; per dtype when a binding uses
+    its kernel's hand bound for some dtypes only."""
     from verify.certification.binding import Binding
-    if isinstance(getattr(spec.bound, "__self__", None), Binding):
-        return "derived (running error analysis, verify/certification/radius.py)"
+    binding = getattr(spec.bound, "__self__", None)
+    if isinstance(binding, Binding):
+        kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
+        first = next(iter(kinds.values()))
+        return first if all(k == first for k in kinds.values()) else kinds
     return f"hand-derived ({spec.name}'s own bound function)"
 
 

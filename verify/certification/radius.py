@@ -10,12 +10,14 @@ invariant: for the exact real result y of the reference on the given inputs,
 
 So |y| ≤ |v| + r and |ŷ| ≤ |v| + 2r (``_mag``), |ŷ|, |y| ≥ |v| − 2r (``_low``).
 Each operation propagates its operands' radii and adds its own rounding under the
-standard model |δ| ≤ u; elementary functions add the relative errors stated in the
-``Model`` (ulps of exp, log, sqrt, rsqrt, division; the GPU's exp also rounds its
-argument times log₂e) and an underflow term. Reductions (sum, mean, dot, matmul,
-cumsum) are bounded for EVERY order of evaluation: γ_d·Σ|xᵢ| with d the longest chain
-of roundings any order can give an element (n − 1 for a sum of n terms), or the shorter
-chain of a stated block structure (within a block of B, then across ⌈n/B⌉ blocks).
+standard model |δ| ≤ u and an underflow term η (a result flushed to zero);
+elementary functions add the relative errors stated in the ``Model`` (ulps of exp,
+log, sqrt, rsqrt, division; the GPU's exp also rounds its argument times log₂e).
+Reductions (sum, mean, dot, matmul, cumsum) are bounded for EVERY order of
+evaluation: γ_d·Σ|xᵢ| with d the longest chain of roundings any order can give an
+element (n − 1 for a sum of n terms), or the shorter chain of a stated block structure
+(within a block of B, then across ⌈n/B⌉ blocks). An output stored in a format the
+compute format fits in is not rounded again.
 max/min are exact, so their radius is the largest operand radius. A comparison whose
 operands' balls overlap may go either way in the kernel: ``where`` then takes a radius
 covering both branches and the evaluation records a flag.
@@ -43,7 +45,7 @@ top-k), ``radius_torch`` (the ``__torch_function__`` dispatch table).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 import torch
@@ -356,7 +358,7 @@ def add(a: Any, b: Any) -> Ball:
     u = current().u
     v = a.v + b.v
     prop = a.r + b.r
-    r = round_up(prop + u * (v.abs() + 2.0 * prop))
+    r = round_up(prop + u * (v.abs() + 2.0 * prop) + current().eta)
     return Ball(v, keep_exact_inf(v, r, a, b))
 
 
@@ -464,14 +466,21 @@ def where(cond: Any, a: Any, b: Any) -> Ball:
 
 
 def cast(x: Ball, fmt: str | torch.dtype) -> Ball:
-    """The output rounded to ``fmt`` (round to nearest): + u_out(|v| + 2r) + η_out."""
+    """The output rounded to ``fmt`` (round to nearest): + u_out(|v| + 2r) + η_out; exact
+    (nothing added) when ``fmt`` holds every value of the compute format (u_out ≤ u)."""
     name = format_name(fmt)
-    if name == "float64":
+    if name == "float64" or unit_roundoff(name) <= current().u:
         return x
     u = unit_roundoff(name)
     extra = u * magnitude(x) + HALF_SUBNORMAL[name]
     r = torch.where(is_exact_inf(x) | is_exact_zero(x), x.r, round_up(x.r + extra, 3))
     return Ball(x.v, no_overflow(x.v, r, name))
+
+
+def stored(x: Any) -> Ball:
+    """``x`` rounded to the format the kernel stores its inputs in (an intermediate the
+    kernel casts down before a ``tl.dot``, as a LoRA kernel does with x·B)."""
+    return cast(lift(x), current().storage or current().compute)
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -486,7 +495,7 @@ def evaluate(reference: Callable[..., Mapping[str, Any]], inputs: Mapping[str, A
     (straddled branches, square roots of balls reaching below 0)."""
     balls = {k: (Ball.input(x, in_dtype) if isinstance(x, torch.Tensor) and x.is_floating_point()
                  else x) for k, x in inputs.items()}
-    with using(model) as flags:
+    with using(replace(model, storage=in_dtype)) as flags:
         out = reference(**balls, **(params or {}))
         values, radii = {}, {}
         for name, value in out.items():

@@ -37,7 +37,9 @@ class Model:
     the kernel reduces in blocks (None: any order of the whole dimension). ``dot_input``:
     "ieee" or "tf32" (``tl.dot`` on fp32 inputs on a GPU defaults to tf32).
     ``tensor_core``: accumulation unit roundoff taken as 2u (tensor cores may truncate).
-    ``flush_to_zero``: underflow costs the smallest normal, else half a subnormal step."""
+    ``flush_to_zero``: underflow costs the smallest normal, else half a subnormal step.
+    ``storage``: the format the kernel stores its inputs in (set by ``evaluate``; a
+    reference rounding an intermediate to it uses ``radius.stored``)."""
 
     compute: str = "float32"
     backend: str = "triton-interpreter"
@@ -47,6 +49,7 @@ class Model:
     flush_to_zero: bool = True
     ulps: Mapping[str, float] = field(default_factory=lambda: dict(ULPS["triton-interpreter"]))
     log_abs: float = 0.0
+    storage: str | None = None
 
     @property
     def u(self) -> float:

@@ -27,7 +27,8 @@ def _dims(x: Ball, dim) -> tuple[int, ...]:
 
 
 def reduce_sum(x: Any, dim=None, keepdim: bool = False) -> Ball:
-    """Σ in any order: Σrᵢ + γ_d·Σ(|vᵢ| + 2rᵢ), d the model's depth for n terms."""
+    """Σ in any order: Σrᵢ + γ_d·Σ(|vᵢ| + 2rᵢ) + 2n·η, d the model's depth for n terms
+    (η: a flushed leaf or partial sum, at most n of each)."""
     x = lift(x)
     dims = _dims(x, dim)
     n = math.prod(x.v.shape[d] for d in dims) if dims else 1
@@ -38,7 +39,8 @@ def reduce_sum(x: Any, dim=None, keepdim: bool = False) -> Ball:
     finite = torch.isfinite(x.v)
     zero = torch.zeros_like(x.r)
     total = torch.where(finite, magnitude(x), zero).sum(dim=dims, keepdim=keepdim)
-    r = torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim) + g * total
+    r = (torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim) + g * total
+         + 2 * n * current().eta)
     r = _reduced_inf(v, round_up(r, n), x, dims, keepdim)
     return Ball(v, no_overflow(v, r, partial=total))
 
@@ -83,7 +85,8 @@ def amin(x: Any, dim=-1, keepdim: bool = False) -> Ball:
 def matmul(a: Any, b: Any) -> Ball:
     """C = AB for any order of each dot: |A|r_B + r_A(|B| + r_B) propagated, plus
     γ_d(u_acc)·|A||B| with d = model depth(K) + 1 (the product), tf32 operand rounding
-    and 2u tensor-core accumulation when the model says so."""
+    and 2u tensor-core accumulation when the model says so; exact (radius 0) where the
+    dot is one of small integers (``_integer_dot``)."""
     a, b = lift(a), lift(b)
     m = current()
     k = a.v.shape[-1]
@@ -96,27 +99,59 @@ def matmul(a: Any, b: Any) -> Ball:
         g = (1.0 + e) ** 2 * (1.0 + g) - 1.0
     big = ma @ mb
     r = ma @ b.r + a.r @ (b.v.abs() + b.r) + g * big + 2 * k * m.eta
+    r = torch.where(_integer_dot(a, b, big, m), torch.zeros_like(r), r)
     return Ball(v, no_overflow(v, round_up(r, k), partial=big))
 
 
+def _integer_dot(a: Ball, b: Ball, big: torch.Tensor, m) -> torch.Tensor:
+    """Where C = AB is computed exactly: a row of A and a column of B that are exact
+    integers with Σₖ|aᵢₖ||bₖⱼ| ≤ 1/u (every product and partial sum, in any order, is
+    then an integer the accumulator holds exactly; tf32 operands also need |·| ≤ 2¹¹)."""
+    def integers(x: Ball) -> torch.Tensor:
+        ok = (x.r == 0) & torch.isfinite(x.v) & (x.v == torch.round(x.v))
+        return ok & (x.v.abs() <= 2.0 ** 11) if m.dot_input == "tf32" else ok
+    rows = integers(a).all(-1, keepdim=True)
+    cols = integers(b).all(-2, keepdim=True)
+    return rows & cols & (big <= 1.0 / m.u)
+
+
 def cumsum(x: Any, dim: int) -> Ball:
-    """Inclusive prefix sums in any scan order; element i has at most min(i, B + i//B)
-    roundings (B the block when one is given)."""
+    """Inclusive prefix sums in any scan order. Element i meets at most i roundings per
+    leaf; with a block B (element i at position p of block j: the block scanned in any
+    order, then a carry of the earlier blocks' totals added once) a leaf of its own
+    block meets at most p + [j > 0] and a leaf of an earlier block at most B + j
+    (B − 1 in its block's total, j in the fold of the totals, 1 for the carry). Each
+    element also meets at most i + 1 leaves and i + 1 partial sums that a flush to
+    zero may lose (η each)."""
     x = lift(x)
     m = current()
     dim = dim % x.v.dim()
     n = x.v.shape[dim]
     idx = torch.arange(n, dtype=F64)
-    depth = idx if m.block is None else torch.minimum(idx, m.block + torch.floor(idx / m.block))
-    nu = depth * m.u
-    g = torch.where(nu < 1, nu / (1 - nu), torch.full_like(nu, INF)) * UP
     shape = [1] * x.v.dim()
     shape[dim] = n
     v = x.v.cumsum(dim)
     total = magnitude(x).cumsum(dim)
-    r = x.r.cumsum(dim) + g.reshape(shape) * total
-    return Ball(v, no_overflow(v, torch.where(torch.isfinite(v), round_up(r, n),
+    if m.block is None:
+        rounding = _gamma_of(idx).reshape(shape) * total
+    else:
+        j = torch.div(idx, m.block, rounding_mode="floor")
+        own = torch.minimum(idx, idx - j * m.block + (j > 0).to(F64))
+        early = torch.minimum(idx, m.block + j)
+        start = (j * m.block - 1).to(torch.long)
+        before = torch.index_select(total, dim, start.clamp(min=0))
+        before = torch.where((start >= 0).reshape(shape), before, torch.zeros_like(before))
+        rounding = (_gamma_of(own).reshape(shape) * (total - before)
+                    + _gamma_of(early).reshape(shape) * before)
+    r = x.r.cumsum(dim) + rounding + (2 * (idx + 1) * m.eta).reshape(shape)
+    return Ball(v, no_overflow(v, torch.where(torch.isfinite(v), round_up(r, n + 2),
                                                torch.full_like(r, INF)), partial=total))
+
+
+def _gamma_of(depth: torch.Tensor) -> torch.Tensor:
+    """γ_d(u) of the active model for a tensor of depths, rounded upward."""
+    nu = depth * current().u
+    return torch.where(nu < 1, nu / (1 - nu), torch.full_like(nu, INF)) * UP
 
 
 def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:

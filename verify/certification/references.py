@@ -10,7 +10,8 @@ lse −∞; "nan": torch's NaN), ``eps``, ``causal``, ``k``.
 Formulations (a kernel evaluating another formula needs a hand bound or a block
 model): softmax exp(x − max)/Σ; log-sum-exp max + log Σ exp(x − max); layer norm and
 var/mean two-pass (mean, then Σ(x − mean)²); RMSNorm x·rsqrt(mean(x²) + eps)·w; matmul
-Σₖ aᵢₖbₖⱼ; cumsum; linear recurrence hₜ = aₜhₜ₋₁ + bₜ; attention softmax(QKᵀ·scale)V;
+Σₖ aᵢₖbₖⱼ; LoRA xW + (xB)A as one accumulation with xB stored in the input format;
+int8 matmul (x·W_q)·s; cumsum; linear recurrence hₜ = aₜhₜ₋₁ + bₜ; attention softmax(QKᵀ·scale)V;
 top-k values (indices exact).
 """
 from __future__ import annotations
@@ -61,6 +62,12 @@ def _full(like, value):
     return value if _is_ball(like) else torch.full_like(like, value)
 
 
+def to_input_format(x):
+    """``x`` rounded to the kernel's input format (its dtype): for balls the rounding is
+    added to the radius; plain tensors (the naive formulation) are returned as they are."""
+    return radius.stored(x) if _is_ball(x) else x
+
+
 # --------------------------------------------------------------------------- computations
 def softmax(x, masked_rows: str = "zeros"):
     m = x.amax(-1, keepdim=True)
@@ -104,6 +111,19 @@ def var_mean(x, correction: int = 0):
 
 def matmul(a, b):
     return {"c": a @ b}
+
+
+def lora(x, w, b, a):
+    """y = xW + (xB)A as one accumulation over [x, t]·[W; A], t = xB stored in the input
+    format (a fused LoRA kernel adds t·A into the accumulator of x·W)."""
+    t = to_input_format(x @ b)
+    return {"y": torch.cat([x, t], -1) @ torch.cat([w, a], 0)}
+
+
+def int8_matmul(x, wq, s):
+    """acc = x·W_q (W_q integers, exact in every format), y = acc·s per output column."""
+    acc = x @ (wq.to(x.dtype) if isinstance(x, torch.Tensor) else wq.double())
+    return {"y": acc * s, "acc": acc}
 
 
 def cumsum(x):
@@ -173,6 +193,9 @@ CATALOG: dict[str, Reference] = {r.name: r for r in (
               {"var": "float32", "mean": "float32"}, options={"correction": 0}),
     Reference("matmul", matmul, ("a", "b"), ("c",), cases="matrices"),
     Reference("cumsum", cumsum, ("x",), ("y",)),
+    Reference("lora", lora, ("x", "w", "b", "a"), ("y",), cases="explicit"),
+    Reference("int8_matmul", int8_matmul, ("x", "wq", "s"), ("y", "acc"), {"acc": "float32"},
+              cases="explicit"),
     Reference("linear_recurrence", linear_recurrence, ("a", "b"), ("h",),
               complete=_decay_pair),
     Reference("attention", attention, ("q", "k", "v"), ("o",), cases="attention",
