@@ -38,6 +38,7 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
+from verify.certification import contract, fidelity
 from verify.certification.guards import GuardedAllocator
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
@@ -263,25 +264,33 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     if weak:  # a bound that accepts a trivial output certifies nothing
         notes.append("the bound accepts trivial outputs, so the certificate proves "
                      "nothing: " + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
-    numbers_pass = bool(per_dtype) and bool(cases) and not weak and all(
+    covered = contract.coverage(spec, cases)
+    uncovered = contract.missing_reason(spec.name, covered["missing"])
+    if uncovered:  # a contract class no case exercises is a hole, not a pass
+        notes.append(uncovered)
+    numbers_pass = bool(per_dtype) and bool(cases) and not weak and not uncovered and all(
         r["pass"] for r in per_dtype.values())
     passed = numbers_pass and (not check_laws or _laws_pass(laws, strict))
 
     return _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
-                     dtype_info, formula, oracle_meta, started)
+                     dtype_info, formula, oracle_meta, started, covered)
 
 
 def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
               notes: list[str], per_dtype: dict, dtype_info: dict, formula: Any,
-              oracle_meta: dict, started: float) -> dict:
-    """The certificate: what was certified, on what, the figures, the hashed sources."""
+              oracle_meta: dict, started: float, covered: dict) -> dict:
+    """The certificate: what was certified, on what, the figures, the hashed sources.
+    ``cases.coverage`` lists the classes the cases cover, ``cases.contract_classes`` those
+    the kernel's contract requires and ``cases.missing_contract_classes`` the required
+    ones no case covers (contract.py); ``tightness`` the worst ρ per dtype and where;
+    ``backend_exactness`` what the backend computes exactly or more precisely than a
+    GPU (fidelity.py)."""
     files = source_files(spec)
     hashed = hash_sources(files)
     rhos = [r["rho"] for r in per_dtype.values()]
     errors = [r["max_error"] for r in per_dtype.values() if r["max_error"] is not None]
     bounds = [r["max_bound"] for r in per_dtype.values() if r["max_bound"] is not None]
     ratios = [r["naive_ratio"] for r in per_dtype.values() if r["naive_ratio"] is not None]
-    coverage = sorted({c for case in cases for c in case.params.get("classes", ())})
     return {
         "kernel": spec.name,
         "summary": spec.summary,
@@ -298,8 +307,12 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
         "expected": {d: r["expected"] for d, r in per_dtype.items()},
         "naive_ratio": max(ratios) if ratios else None,
         "power": {d: r["power"] for d, r in per_dtype.items()},
+        "tightness": contract.tightness(per_dtype),
+        "backend_exactness": fidelity.backend_exactness(spec, backend, dtype_info),
         "cases": {"count": len(cases), "names": [c.name for c in cases],
-                  "coverage": coverage},
+                  "coverage": covered["covered"],
+                  "contract_classes": covered["required"],
+                  "missing_contract_classes": covered["missing"]},
         "oracle": oracle_meta.get("oracle", oracle_meta) or None,
         "seed": seed,
         "versions": versions(),
