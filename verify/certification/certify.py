@@ -185,7 +185,8 @@ def compare_exact(out: Any, oracle: Any) -> dict:
                 "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
     if o.is_floating_point() or r.is_floating_point():
         o64, r64 = o.to(torch.float64), r.to(torch.float64)
-        equal = (o64 == r64) | (torch.isnan(o64) & torch.isnan(r64))
+        same_sign = torch.signbit(o64) == torch.signbit(r64)  # −0.0 is not +0.0 here
+        equal = ((o64 == r64) & same_sign) | (torch.isnan(o64) & torch.isnan(r64))
     else:
         equal = o.to(torch.int64) == r.to(torch.int64)
     mismatches = int((~equal).sum())
