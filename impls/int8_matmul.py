@@ -127,9 +127,28 @@ def _operands(case: Case, dtype: str):
             case.inputs["s"].to(dev, torch.float32))
 
 
-def _run(case: Case, dtype: str) -> dict:
+def _run(case: Case, dtype: str, quantizer=None) -> dict:
+    """y and acc for the case's W_q and s; where the case also holds the float weights W,
+    ``y_w``: the kernel on ``quantizer(W)`` (the module's ``quantize``), which the
+    certificate compares with x·W itself."""
     y, acc = _launch(*_operands(case, dtype), store_acc=True)
-    return {"y": y, "acc": acc}
+    out = {"y": y, "acc": acc}
+    if "w" in case.inputs:
+        wq, s = (quantizer or quantize)(case.inputs["w"])
+        out["y_w"] = _launch(case.inputs["x"].to(device(), TORCH_DTYPES[dtype]),
+                             wq.to(device()), s.to(device(), torch.float32))[0]
+    return out
+
+
+def _floor_quantize(w: torch.Tensor):
+    """Planted bug: W_q = floor(W/s) instead of round(W/s)."""
+    s = (w.abs().amax(0) / 127.0).to(torch.float32)
+    s = torch.where(s > 0, s, torch.ones_like(s))
+    return torch.clamp(torch.floor(w / s), -127, 127).to(torch.int8), s
+
+
+def _run_quantizer_floors(case: Case, dtype: str) -> dict:
+    return _run(case, dtype, _floor_quantize)
 
 
 def _run_scale_per_row(case: Case, dtype: str) -> dict:
@@ -144,7 +163,8 @@ def _reference(case: Case, dtype: str) -> dict:
 def _oracle(case: Case) -> dict:
     x, wq, s = case.inputs["x"], case.inputs["wq"].double(), case.inputs["s"]
     acc = x @ wq
-    return {"y": acc * s, "acc": acc,
+    extra = {"y_w": x @ case.inputs["w"]} if "w" in case.inputs else {}
+    return {"y": acc * s, "acc": acc, **extra,
             "_oracle": "float64; exact for acc on integer x, otherwise its error "
                        "γ_{K+1}(2⁻⁵³)|x||W_q||s| is in the bound"}
 
@@ -156,7 +176,8 @@ def accumulation_is_exact(x: torch.Tensor, wq: torch.Tensor) -> bool:
 
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     """acc: c_K|x||W_q| + 2K·2⁻¹²⁶ (0 for integer x with Σ|x||W_q| ≤ 2²⁴);
-    y: |s|((c_K + u(1+c_K))|x||W_q| + (1+u)2K·2⁻¹²⁶) + u_out|ŷ| + η_out + γ_{K+1}(2⁻⁵³)|x||W_q||s|"""
+    y: |s|((c_K + u(1+c_K))|x||W_q| + (1+u)2K·2⁻¹²⁶) + u_out|ŷ| + η_out + γ_{K+1}(2⁻⁵³)|x||W_q||s|;
+    y_w (against x·W for the float weights W): the y bound + Σₖ|xₖ|·s/2 + γ_K(2⁻⁵³)|x||W|"""
     x, wq, s = case.inputs["x"], case.inputs["wq"].double(), case.inputs["s"]
     k = x.shape[1]
     c_k = dot_factor(k, dot_input_precision(dtype))
@@ -167,7 +188,12 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
         acc_bound = round_up(c_k * xw + 2 * k * FP32_FLUSH + gamma(k, U64) * xw)
     y_bound = (s.abs() * ((c_k + U32 * (1 + c_k)) * xw + (1 + U32) * 2 * k * FP32_FLUSH)
                + cast_error(outputs["y"], dtype) + gamma(k + 1, U64) * xw * s.abs())
-    return {"acc": acc_bound, "y": round_up(y_bound), "_formula": _bound.__doc__}
+    out = {"acc": acc_bound, "y": round_up(y_bound), "_formula": _bound.__doc__}
+    if "w" in case.inputs:  # law int8_quantization.matmul_bound, plus the rounding above
+        w = case.inputs["w"]
+        quantization = abs_matmul(x, torch.ones_like(wq)) * s.abs() / 2
+        out["y_w"] = round_up(y_bound + quantization + gamma(k, U64) * abs_matmul(x, w))
+    return out
 
 
 def _cases(seed: int, which: str):
@@ -207,7 +233,25 @@ def _cases(seed: int, which: str):
     s = s.double() * torch.from_numpy(np.exp2(rng.uniform(-16, 0, size=48)))
     yield case("wide range", x, wq, s, ["huge-dynamic-range"])
     x, wq, s, w = from_float(33, 24, 1)
-    yield case("k=1", x, wq, s, ["length-1"], w=w)
+    yield case("k=1", x, wq, s, ["length-1", "k=1", "float-weights"], w=w)
+    x, wq, s, w = from_float(17, 33, 65)
+    yield case("one past a power of two", x, wq, s, ["one-past-power-of-two", "float-weights"],
+               w=w)
+    w = _fraction_near_one(rng, 70, 36)
+    wq, s = quantize(w)
+    yield case("W/s fractions 0.9, x > 0", rng.uniform(0.5, 1.0, (20, 70)), wq, s,
+               ["rounding-direction", "float-weights"], w=w)
+
+
+def _fraction_near_one(rng, k: int, n: int) -> torch.Tensor:
+    """Float weights whose W/s lies 0.9 past an integer, away from zero (|W/s| = q + 0.9),
+    one column sign per column, and one entry per column at ±127·s so s is exact:
+    rounding moves each entry by s/10, flooring or truncating by 9s/10 in one direction."""
+    scale = np.exp2(rng.integers(-8, -4, size=n)).astype(np.float64)
+    sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    ratio = rng.integers(0, 120, size=(k, n)) + 0.9
+    ratio[rng.integers(0, k, size=n), np.arange(n)] = 127.0
+    return torch.as_tensor(sign * ratio * scale)
 
 
 def _algorithm(which: str) -> dict:
@@ -251,7 +295,11 @@ KERNEL = KernelSpec(
     cases=_cases,
     algorithm=_algorithm,
     precision=_precision,
-    planted={"scale_per_row": _run_scale_per_row},
+    planted={"scale_per_row": _run_scale_per_row,
+             "quantizer_floors": _run_quantizer_floors},
+    contract_classes=("k-not-multiple-of-block", "integer-exact", "int8-extremes",
+                      "length-1", "k=1", "huge-dynamic-range", "float-weights",
+                      "rounding-direction", "one-past-power-of-two"),
     reference=_reference,
     bench=_bench,
     sources=("impls/matmul.py",),  # its bound and input helpers
