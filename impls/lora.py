@@ -208,7 +208,7 @@ def _cases(seed: int, which: str):
     yield case("cancellation", rng.standard_normal((40, 64)), w, b, a, ["cancellation"])
     for r in (16, 17, 32, 33, 64, 65):  # at and one past each padding power of two
         past = r in (17, 33, 65)
-        yield case(f"rank {r}", *normal(9, 24, 20, r),
+        yield case(f"rank {r}", *normal(9, 24, 24, r),
                    ["rank-one-past-padding" if past else "rank-at-padding"])
 
 
