@@ -98,7 +98,11 @@ def key_mask(batch, m, n, kv_len, causal, dev):
 def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
                      HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                      CAUSAL: tl.constexpr, INPUT_PRECISION: tl.constexpr,
-                     RESCALE_DROPPED: tl.constexpr, DIAGONAL_SKIPPED: tl.constexpr):
+                     RESCALE_DROPPED: tl.constexpr, DIAGONAL_SKIPPED: tl.constexpr,
+                     M_STARTS_AT_ZERO: tl.constexpr, MAX_BEFORE_MASK: tl.constexpr):
+    """RESCALE_DROPPED, DIAGONAL_SKIPPED, M_STARTS_AT_ZERO (the running max starts at 0,
+    not −∞) and MAX_BEFORE_MASK (the block max is taken over masked scores too) are
+    planted bugs, False in production."""
     start_m = tl.program_id(0) * BLOCK_M
     bh = tl.program_id(1)
     offs_m = start_m + tl.arange(0, BLOCK_M)
@@ -115,7 +119,7 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
             hi = tl.minimum(kv_end, start_m)
         else:  # causal_block_skip.skip: blocks past the last query row add nothing
             hi = tl.minimum(kv_end, start_m + BLOCK_M)
-    m_i = tl.full((BLOCK_M, 1), -float("inf"), tl.float32)
+    m_i = tl.full((BLOCK_M, 1), 0.0 if M_STARTS_AT_ZERO else -float("inf"), tl.float32)
     l_i = tl.zeros((BLOCK_M, 1), tl.float32)
     acc = tl.zeros((BLOCK_M, HEAD_DIM), tl.float32)
     for start_n in range(0, hi, BLOCK_N):
@@ -126,8 +130,12 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
         visible = offs_n[None, :] < kv_end
         if CAUSAL:
             visible = visible & (offs_n[None, :] <= offs_m[:, None])
-        s = tl.where(visible, s, -float("inf"))
-        m_b = tl.max(s, axis=1, keep_dims=True)
+        if MAX_BEFORE_MASK:
+            m_b = tl.max(s, axis=1, keep_dims=True)
+            s = tl.where(visible, s, -float("inf"))
+        else:
+            s = tl.where(visible, s, -float("inf"))
+            m_b = tl.max(s, axis=1, keep_dims=True)
         p = tl.exp(s - tl.where(m_b == -float("inf"), 0.0, m_b))
         l_b = tl.sum(p, axis=1, keep_dims=True)
         v = tl.load(v_base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
@@ -158,7 +166,8 @@ def attention(q, k, v, kv_len=None, causal=False, scale=None):
     return _launch(q, k, v, kv_len, causal, scale)
 
 
-def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skipped=False):
+def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skipped=False,
+            m_starts_at_zero=False, max_before_mask=False):
     check_tensors("attention", {"q": q, "k": k, "v": v}, tuple(TORCH_DTYPES.values()))
     check_shape("attention", "q", q, (None, None, None, None))
     b, h, m, d = q.shape
@@ -190,7 +199,9 @@ def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skip
                                CAUSAL=bool(causal),
                                INPUT_PRECISION=dot_input_precision(dtype),
                                RESCALE_DROPPED=rescale_dropped,
-                               DIAGONAL_SKIPPED=diagonal_skipped, **cfg)
+                               DIAGONAL_SKIPPED=diagonal_skipped,
+                               M_STARTS_AT_ZERO=m_starts_at_zero,
+                               MAX_BEFORE_MASK=max_before_mask, **cfg)
     return out
 
 
@@ -211,6 +222,14 @@ def _run_rescale_dropped(case: Case, dtype: str) -> dict:
 
 def _run_diagonal_block_skipped(case: Case, dtype: str) -> dict:
     return {"o": _launch(*_operands(case, dtype), None, diagonal_skipped=True)}
+
+
+def _run_m_starts_at_zero(case: Case, dtype: str) -> dict:
+    return {"o": _launch(*_operands(case, dtype), None, m_starts_at_zero=True)}
+
+
+def _run_max_before_mask(case: Case, dtype: str) -> dict:
+    return {"o": _launch(*_operands(case, dtype), None, max_before_mask=True)}
 
 
 def _reference(case: Case, dtype: str) -> dict:
@@ -327,6 +346,48 @@ def _cases(seed: int, which: str):
     yield case("single", *normal(1, 1, 1, 1, 64), True, classes=["length-1"])
     yield case("more keys than queries", *normal(1, 1, 20, 90, 64), False,
                classes=["m-not-n"])
+    yield from _score_cases(rng, case)
+
+
+def _aligned(rng, shift: np.ndarray, d: int = 64):
+    """q (1, 1, M, d) and k (1, 1, N, d) with q·kⱼ·d^−½ ≈ shift[j] for every query: every
+    query is one unit direction times 8, key j that direction times shift[j] (plus
+    noise of relative size 2⁻⁸, so the scores are not all equal)."""
+    direction = rng.standard_normal(d)
+    direction /= np.linalg.norm(direction)
+    m = len(shift)
+    q = np.broadcast_to(8.0 * direction, (1, 1, m, d)).copy()
+    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, m, d))
+    k = (shift[None, None, :, None] * direction) * jitter
+    return q, k
+
+
+def _score_cases(rng, case):
+    """Rows whose every score is far below zero (a running max started at 0 underflows
+    every exponential), masked scores above the visible ones by more than 88 (a max
+    taken before masking underflows the visible ones), one visible key."""
+    n = 72
+    for level in (-200.0, -1.0e4):
+        q, k = _aligned(rng, level + rng.uniform(-4, 4, n))
+        yield case(f"scores ≈ {level:g}", q, k, rng.standard_normal((1, 1, n, 64)), False,
+                   classes=["all-scores-negative", "length-not-multiple-of-block"])
+    q, k = _aligned(rng, np.linspace(-150.0, 150.0, n))
+    yield case("masked scores above visible by > 88", q, k,
+               rng.standard_normal((1, 1, n, 64)), True,
+               classes=["masked-scores-dominate", "causal"])
+    q, k = _aligned(rng, np.concatenate([np.full(20, -100.0), np.full(n - 20, 120.0)]))
+    v = rng.standard_normal((1, 1, n, 64))
+    q, k, v = (np.concatenate([t, t]) for t in (q, k, v))
+    yield case("kv_len masks larger scores", q, k, v, False, kv_len=[20, 1],
+               classes=["masked-scores-dominate", "key-padding", "kv-len-1",
+                        "all-scores-negative"])
+
+
+# Head dims other than 64 and 128 are rejected by the wrapper, so none is a class here.
+CONTRACT_CLASSES = ("causal", "key-padding", "fully-masked-rows", "kv-len-1", "head-dim-128",
+                    "length-not-multiple-of-block", "length-1", "m-not-n",
+                    "all-scores-negative", "masked-scores-dominate", "max-grows-every-block",
+                    "huge-dynamic-range", "exp-underflow", "cancellation")
 
 
 def _algorithm(which: str) -> dict:
@@ -377,7 +438,10 @@ KERNEL = KernelSpec(
     algorithm=_algorithm,
     precision=_precision,
     planted={"rescale_dropped": _run_rescale_dropped,
-             "diagonal_block_skipped": _run_diagonal_block_skipped},
+             "diagonal_block_skipped": _run_diagonal_block_skipped,
+             "m_starts_at_zero": _run_m_starts_at_zero,
+             "max_before_mask": _run_max_before_mask},
+    contract_classes=CONTRACT_CLASSES,
     reference=_reference,
     bench=_bench,
     sources=("impls/matmul.py",),  # its bound and input helpers

@@ -30,6 +30,8 @@ says which was used.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import torch
 import triton
@@ -41,7 +43,7 @@ from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precisi
 from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
                        round_up)
 from .spec import Case, backend, device
-from verify.certification.binding import bind
+from verify.certification.binding import bind, binding_of
 
 
 
@@ -133,6 +135,13 @@ def _with_acc(x, wq, s):
     return _launch(x, wq, s, store_acc=True)
 
 
+def _floor_quantize(w: torch.Tensor):
+    """Planted bug: W_q = floor(W/s) instead of round(W/s)."""
+    s = (w.abs().amax(0) / 127.0).to(torch.float32)
+    s = torch.where(s > 0, s, torch.ones_like(s))
+    return torch.clamp(torch.floor(w / s), -127, 127).to(torch.int8), s
+
+
 def _scale_per_row(x, wq, s):
     """Planted bug: the scale indexed by the row, not the output channel."""
     return _launch(x, wq, s, store_acc=True, scale_per_row=True)
@@ -141,7 +150,8 @@ def _scale_per_row(x, wq, s):
 def hand_oracle(case: Case) -> dict:
     x, wq, s = case.inputs["x"], case.inputs["wq"].double(), case.inputs["s"]
     acc = x @ wq
-    return {"y": acc * s, "acc": acc,
+    extra = {"y_w": x @ case.inputs["w"]} if "w" in case.inputs else {}
+    return {"y": acc * s, "acc": acc, **extra,
             "_oracle": "float64; exact for acc on integer x, otherwise its error "
                        "γ_{K+1}(2⁻⁵³)|x||W_q||s| is in the bound"}
 
@@ -153,7 +163,8 @@ def accumulation_is_exact(x: torch.Tensor, wq: torch.Tensor) -> bool:
 
 def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
     """acc: c_K|x||W_q| + 2K·2⁻¹²⁶ (0 for integer x with Σ|x||W_q| ≤ 2²⁴);
-    y: |s|((c_K + u(1+c_K))|x||W_q| + (1+u)2K·2⁻¹²⁶) + u_out|ŷ| + η_out + γ_{K+1}(2⁻⁵³)|x||W_q||s|"""
+    y: |s|((c_K + u(1+c_K))|x||W_q| + (1+u)2K·2⁻¹²⁶) + u_out|ŷ| + η_out + γ_{K+1}(2⁻⁵³)|x||W_q||s|;
+    y_w (against x·W for the float weights W): the y bound + Σₖ|xₖ|·s/2 + γ_K(2⁻⁵³)|x||W|"""
     x, wq, s = case.inputs["x"], case.inputs["wq"].double(), case.inputs["s"]
     k = x.shape[1]
     c_k = dot_factor(k, dot_input_precision(dtype))
@@ -204,7 +215,25 @@ def _cases(seed: int, which: str):
     s = s.double() * torch.from_numpy(np.exp2(rng.uniform(-16, 0, size=48)))
     yield case("wide range", x, wq, s, ["huge-dynamic-range"])
     x, wq, s, w = from_float(33, 24, 1)
-    yield case("k=1", x, wq, s, ["length-1"], w=w)
+    yield case("k=1", x, wq, s, ["length-1", "k=1", "float-weights"], w=w)
+    x, wq, s, w = from_float(17, 33, 65)
+    yield case("one past a power of two", x, wq, s, ["one-past-power-of-two", "float-weights"],
+               w=w)
+    w = _fraction_near_one(rng, 70, 36)
+    wq, s = quantize(w)
+    yield case("W/s fractions 0.9, x > 0", rng.uniform(0.5, 1.0, (20, 70)), wq, s,
+               ["rounding-direction", "float-weights"], w=w)
+
+
+def _fraction_near_one(rng, k: int, n: int) -> torch.Tensor:
+    """Float weights whose W/s lies 0.9 past an integer, away from zero (|W/s| = q + 0.9),
+    one column sign per column, and one entry per column at ±127·s so s is exact:
+    rounding moves each entry by s/10, flooring or truncating by 9s/10 in one direction."""
+    scale = np.exp2(rng.integers(-8, -4, size=n)).astype(np.float64)
+    sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    ratio = rng.integers(0, 120, size=(k, n)) + 0.9
+    ratio[rng.integers(0, k, size=n), np.arange(n)] = 127.0
+    return torch.as_tensor(sign * ratio * scale)
 
 
 def _algorithm(which: str) -> dict:
@@ -234,7 +263,7 @@ def _bench(which: str) -> dict:
 # on integer x). Not measured on a GPU, so the hand bound certifies there.
 DERIVED_DTYPES = () if backend() == "gpu" else ("float32", "float16")
 
-KERNEL = bind(
+_PRODUCT = bind(
     _with_acc, "int8_matmul", _cases, ("float16", "bfloat16", "float32"),
     name="int8_matmul", formats={"s": "float32"},
     block=None if backend() == "gpu" else blocks()["BLOCK_K"],
@@ -245,3 +274,48 @@ KERNEL = bind(
     summary="weight-only int8 matmul, per-output-channel scales applied after the K loop",
     planted={"scale_per_row": _scale_per_row},
 )
+
+
+# The contract beyond the product formula: for cases that hold the float weights W the
+# quantizer was given, ``y_w`` is the kernel on quantize(W), compared with x·W itself
+# within the y bound plus Σₖ|xₖ|·s/2 (law int8_quantization.matmul_bound), so a
+# quantizer that floors instead of rounding fails.
+def _with_float_weights(run, quantizer=quantize):
+    def with_y_w(case: Case, dtype: str) -> dict:
+        out = run(case, dtype)
+        if "w" in case.inputs:
+            wq, s = quantizer(case.inputs["w"])
+            out["y_w"] = _launch(case.inputs["x"].to(device(), TORCH_DTYPES[dtype]),
+                                 wq.to(device()), s.to(device(), torch.float32))[0]
+        return out
+    return with_y_w
+
+
+def _oracle(case: Case) -> dict:
+    out = _PRODUCT.oracle(case)
+    if "w" in case.inputs:
+        out["y_w"] = case.inputs["x"] @ case.inputs["w"]
+    return out
+
+
+def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+    """the product's bound (derived or hand, per dtype); y_w: the y bound + Σₖ|xₖ|·s/2
+    + γ_K(2⁻⁵³)|x||W| (the float64 product x·W)"""
+    out = _PRODUCT.bound(case, dtype, {k: v for k, v in outputs.items() if k != "y_w"})
+    if "w" in case.inputs:
+        x, wq, s, w = (case.inputs[n] for n in ("x", "wq", "s", "w"))
+        quantization = abs_matmul(x, torch.ones_like(wq, dtype=torch.float64)) * s.abs() / 2
+        out["y_w"] = round_up(torch.as_tensor(out["y"], dtype=torch.float64) + quantization
+                              + gamma(x.shape[1], U64) * abs_matmul(x, w))
+    return out
+
+
+_bound.binding = binding_of(_PRODUCT)  # type: ignore[attr-defined]  # bound.kind reads it
+
+KERNEL = dataclasses.replace(
+    _PRODUCT, run=_with_float_weights(_PRODUCT.run), oracle=_oracle, bound=_bound,
+    planted={**{name: _with_float_weights(run) for name, run in _PRODUCT.planted.items()},
+             "quantizer_floors": _with_float_weights(_PRODUCT.run, _floor_quantize)},
+    contract_classes=("k-not-multiple-of-block", "integer-exact", "int8-extremes",
+                      "length-1", "k=1", "huge-dynamic-range", "float-weights",
+                      "rounding-direction", "one-past-power-of-two"))

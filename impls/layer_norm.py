@@ -42,6 +42,7 @@ from laws.associativity.combines import welford
 from . import buffers, exact
 from .spec import Case, KernelSpec, device as current_device
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
+from .var_mean import CONTRACT_CLASSES as SHARED_CLASSES
 from .var_mean import (DTYPES, cases_for, config, exact_moments, representable,
                        row_statistics, statistics_bound, validate)
 
@@ -273,6 +274,7 @@ KERNEL = KernelSpec(
     precision=_precision,
     planted={"eps_outside_sqrt": _planted(False, True),
              "variance_add": _planted(True, False)},
+    contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
     reference=_reference,
     bench=_bench,
     sources=("impls/var_mean.py",),

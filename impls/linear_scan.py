@@ -281,7 +281,7 @@ def cases(seed: int, which: str) -> list[Case]:
     n = 4 * blk + 1
     mag = 2.0 ** rng.integers(-20, 6, (rows, n)) * rng.choice([-1.0, 1.0], (rows, n))
     out.append(_case("huge dynamic range in b", rng.uniform(0.9, 1.0, (rows, n)), mag,
-                     ("dynamic-range", "multi-block", "denormal")))
+                     ("dynamic-range", "multi-block", "denormal", "one-past-power-of-two")))
     n = 3 * blk + 5
     b = rng.normal(size=(rows, n)) * 1e-2
     b[:, 0::2] += 100.0
@@ -384,6 +384,9 @@ KERNEL = KernelSpec(
     precision=precision,
     planted={"wrong_merge_order": lambda case, dtype: run(case, dtype, "wrong_merge_order"),
              "carry_dropped": lambda case, dtype: run(case, dtype, "carry_dropped")},
+    contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
+                      "dynamic-range", "cancellation", "growth", "ties", "zeros",
+                      "unrepresentable-inputs"),
     reference=naive,
     bench=bench,
 )

@@ -199,6 +199,10 @@ def _cases(seed: int, which: str):
     b, a = half_exact(b).numpy(), half_exact(a).numpy()
     w = -(b @ a) + 2.0 ** -8 * rng.standard_normal((64, 64))
     yield case("cancellation", rng.standard_normal((40, 64)), w, b, a, ["cancellation"])
+    for r in (16, 17, 32, 33, 64, 65):  # at and one past each padding power of two
+        past = r in (17, 33, 65)
+        yield case(f"rank {r}", *normal(9, 24, 24, r),
+                   ["rank-one-past-padding" if past else "rank-at-padding"])
 
 
 def _algorithm(which: str) -> dict:
@@ -235,4 +239,7 @@ KERNEL = bind(
     laws=("lora.factored_product",), describe=_algorithm, bench=_bench,
     summary="fused y = xW + (xB)A in one kernel, xB computed per row block",
     planted={"wrong_order": _wrong_order},
+    contract_classes=("length-1", "k-not-multiple-of-block", "m-not-multiple-of-block",
+                      "rectangular", "rank-at-padding", "rank-one-past-padding",
+                      "adapter-dominant", "huge-dynamic-range", "cancellation"),
 )

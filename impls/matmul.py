@@ -217,6 +217,8 @@ def _cases(seed: int, which: str):
     a = np.concatenate([x, x + 2.0 ** -6 * rng.standard_normal(x.shape)], axis=1)
     y = rng.standard_normal((k // 2, n))
     yield case("cancellation", a, np.concatenate([y, -y], axis=0), ["cancellation"])
+    yield case("one past a power of two", rng.standard_normal((17, 65)),
+               rng.standard_normal((65, 33)), ["one-past-power-of-two", "k-not-multiple-of-block"])
     yield case("subnormal-results", 2.0 ** -9 * rng.standard_normal((m, k)),
                2.0 ** -9 * rng.standard_normal((k, n)), ["denormals"])
 
@@ -260,4 +262,7 @@ KERNEL = bind(
     summary="C = A·B, tiled; fp16/bf16 in with fp32 accumulation, fp32 with an explicit "
             "dot input precision",
     planted={"k_tail_dropped": _k_tail_dropped},
+    contract_classes=("length-1", "k-not-multiple-of-block", "m-n-not-multiple-of-block",
+                      "one-past-power-of-two", "huge-dynamic-range", "cancellation",
+                      "denormals"),
 )

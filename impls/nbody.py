@@ -384,6 +384,9 @@ KERNEL = KernelSpec(
     algorithm=_algorithm,
     precision=_precision,
     planted={"asymmetric_force": _run_asymmetric_force},
+    contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
+                      "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
+                      "zero-distance", "g-not-representable"),
     reference=_reference,
     bench=_bench,
     sources=("impls/matmul.py",),  # its bound and input helpers

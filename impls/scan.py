@@ -197,6 +197,8 @@ def cases(seed: int, which: str) -> list[Case]:
     mag = 2.0 ** rng.integers(-20, 5, size=(2, n)) * rng.uniform(1, 2, size=(2, n))
     out.append(_case("huge dynamic range", _on_grid(mag * rng.choice([-1.0, 1.0], size=(2, n))),
                      ("dynamic-range", "multi-block", "denormal")))
+    out.append(_case("one past a power of two", _on_grid(rng.normal(size=(2, 4 * blk + 1))),
+                     ("one-past-power-of-two", "multi-block", "non-multiple")))
     n = 5 * blk + 1
     x = rng.normal(size=(2, n)) * 1e-2
     x[:, 0::2] += 1000.0
@@ -290,4 +292,7 @@ KERNEL = bind(
     summary="inclusive cumulative sum along rows, multi-block, float32 accumulation",
     planted={"wrong_merge_order": partial(cumsum, _plant="wrong_merge_order"),
              "carry_dropped": partial(cumsum, _plant="carry_dropped")},
+    contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
+                      "dynamic-range", "cancellation", "ties", "zeros",
+                      "unrepresentable-inputs"),
 )

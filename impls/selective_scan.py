@@ -407,6 +407,8 @@ KERNEL = KernelSpec(
     algorithm=algorithm,
     precision=precision,
     planted={"no_decay_in_carry": lambda case, dtype: run(case, dtype, "no_decay_in_carry")},
+    contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
+                      "dynamic-range", "cancellation"),
     reference=naive,
     bench=bench,
 )

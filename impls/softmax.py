@@ -267,9 +267,22 @@ def _cases(seed: int, backend: str) -> list[Case]:
         case("rows=2 n=100 ties", np.stack([np.full(100, 7.0), np.full(100, -3.5)]),
              "ties"),
     ]
+    for n in (17, 33, 65, 129):  # one past a power of two; the max is the very last entry
+        x = rng.normal(0, 3, (2, n))
+        x[:, -1] = x.max(axis=1) + 6.0
+        out.append(case(f"rows=2 n={n} max last", x, "one-past-power-of-two",
+                        "max-in-last-partial-block", "non-multiple-of-block"))
+    out.append(case("rows=3 n=100 all far below zero", -300.0 - 40.0 * np.abs(rng.normal(0, 1, (3, 100))),
+                    "all-negative"))
     if gpu:
         out.append(case("rows=64 n=4096", rng.normal(0, 2, (64, 4096)), "random"))
     return out
+
+
+CONTRACT_CLASSES = ("length-1", "non-multiple-of-block", "block-multiple", "multi-block",
+                    "one-past-power-of-two", "max-in-last-partial-block", "all-negative",
+                    "-inf-mask", "fully-masked-row", "huge-dynamic-range",
+                    "rescale-every-block", "ties")
 
 
 def _algorithm(backend: str) -> dict:
@@ -316,6 +329,7 @@ KERNEL = KernelSpec(
     precision=_precision,
     planted={"rescale_dropped": _planted(True, 0),
              "mask_off_by_one": _planted(False, -1)},
+    contract_classes=CONTRACT_CLASSES,
     reference=_reference,
     bench=_bench,
 )

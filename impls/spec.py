@@ -61,3 +61,7 @@ class KernelSpec:
     reference: Callable[[Case, str], dict] | None = None  # torch formulation (bench, naive)
     bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/certification/bench.py
     sources: tuple[str, ...] = ()                 # extra files whose hash the certificate records
+    # Case classes the kernel's contract requires (special values, masks, shape classes
+    # its wrapper accepts): certification fails if no case declares one of them in
+    # ``params["classes"]``.
+    contract_classes: tuple[str, ...] = ()

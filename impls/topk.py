@@ -2,9 +2,11 @@
 
 values[r, i], indices[r, i] for i < k: the k largest entries of row r in descending
 order; equal values are ordered by index, lowest first (NaN counts as the largest value
-and all NaNs tie; −0.0 and +0.0 tie). This is an exact rule, so indices are certified by
-exact equality with an oracle applying the same rule, and values are the input entries
-themselves (gathered by index), so they are exact too.
+and all NaNs tie, whatever their sign bit or payload; −0.0 and +0.0 tie) — the order
+torch.topk gives on a CPU. This is an exact rule, so indices are certified by exact
+equality with an oracle applying the same rule, and values are the input entries
+themselves (gathered by index), so they are exact too, compared bit for bit up to NaN
+payloads (a −0.0 returned as +0.0 fails).
 
 Licensed by ``topk_merge.merge``: the top-k of the union of chunk top-ks is the global
 top-k. Each program takes the top-k of one chunk; merge programs take the top-k of the
@@ -40,6 +42,7 @@ BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: 
 LAYOUT = {torch.float32: (0x7FFFFFFF, 0x7F800000), torch.float16: (0x7FFF, 0x7C00),
           torch.bfloat16: (0x7FFF, 0x7F80)}
 MAX_K = 128
+RAW_BITS_PLANTS = {"signed_zero_distinct": 1, "nan_by_bits": 2}  # planted key bugs
 
 
 def algorithm_sizes(which: str | None = None) -> dict:
@@ -70,12 +73,17 @@ def lowest_index_topk(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tens
 
 # --------------------------------------------------------------------------- kernels
 @triton.jit
-def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr):
-    """int64 keys ordered by (value, −index); −0 → +0, every NaN → one largest NaN."""
+def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr,
+               RAW_BITS: tl.constexpr):
+    """int64 keys ordered by (value, −index); −0 → +0, every NaN → one largest NaN.
+    ``RAW_BITS`` is a planted bug: 1 leaves −0 below +0, 2 leaves NaNs ordered by their
+    bits (a negative NaN then sorts below −∞)."""
     v = bits.to(tl.int32)
     magnitude = v & ABS_MASK
-    v = tl.where(magnitude == 0, 0, v)
-    v = tl.where(magnitude > INF_BITS, ABS_MASK, v)
+    if RAW_BITS != 1:
+        v = tl.where(magnitude == 0, 0, v)
+    if RAW_BITS != 2:
+        v = tl.where(magnitude > INF_BITS, ABS_MASK, v)
     monotone = tl.where(v < 0, v ^ ABS_MASK, v)
     return (monotone.to(tl.int64) << 32) | (0xFFFFFFFF - offs.to(tl.int64))
 
@@ -127,14 +135,15 @@ def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr,
 @triton.jit
 def _chunk_top(x_ptr, cand_ptr, n, m, k, BLOCK: tl.constexpr, CHUNKS: tl.constexpr,
                KP: tl.constexpr, LOG_BLOCK: tl.constexpr, LOG_KP: tl.constexpr,
-               ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr, KEEP_K_MINUS_1: tl.constexpr):
+               ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr, KEEP_K_MINUS_1: tl.constexpr,
+               RAW_BITS: tl.constexpr):
     """Candidates of CHUNKS consecutive chunks of one row: each chunk's top-KP keys."""
     row = tl.program_id(0)
     chunk = tl.program_id(1) * CHUNKS + tl.arange(0, CHUNKS)[:, None]
     offs = chunk * BLOCK + tl.arange(0, BLOCK)[None, :]
     mask = offs < n
     bits = tl.load(x_ptr + row.to(tl.int64) * n + offs, mask=mask, other=0)
-    keys = tl.where(mask, _sort_keys(bits, offs, ABS_MASK, INF_BITS), -2**63)
+    keys = tl.where(mask, _sort_keys(bits, offs, ABS_MASK, INF_BITS, RAW_BITS), -2**63)
     top = _top_keys(keys, CHUNKS, LOG_BLOCK, LOG_KP, False)
     slot = tl.arange(0, KP)[None, :]
     if KEEP_K_MINUS_1:
@@ -211,7 +220,7 @@ def topk(x: torch.Tensor, k: int, _plant: str | None = None
     _chunk_top[(rows, triton.cdiv(m, chunks))](
         bits, cand, n, m, k, BLOCK=block, CHUNKS=chunks, KP=kp, LOG_BLOCK=_log2(block),
         LOG_KP=_log2(kp), ABS_MASK=abs_mask, INF_BITS=inf_bits,
-        KEEP_K_MINUS_1=_plant == "truncated")
+        KEEP_K_MINUS_1=_plant == "truncated", RAW_BITS=RAW_BITS_PLANTS.get(_plant, 0))
     values = buffers.empty((rows, k), x.dtype, x.device, "values")
     indices = buffers.empty((rows, k), torch.int64, x.device, "indices")
     fanin = sizes["fanin"]
@@ -233,7 +242,8 @@ def _on_grid(values) -> torch.Tensor:
     """Values exactly representable in float16, bfloat16 and float32 (so every dtype
     sees the same row and the oracle needs no rounding)."""
     t = torch.as_tensor(values, dtype=torch.float64)
-    return t.to(torch.bfloat16).to(torch.float16).to(torch.float64)
+    # NaNs keep their sign bit (bfloat16's conversion would drop it)
+    return torch.where(torch.isnan(t), t, t.to(torch.bfloat16).to(torch.float16).to(torch.float64))
 
 
 def _case(name: str, x, k: int, classes: tuple[str, ...]) -> Case:
@@ -248,6 +258,29 @@ def _concentrated(rng, rows: int, n: int, block: int, k: int) -> np.ndarray:
     x = rng.uniform(-1, 1, size=(rows, n))
     start = (n // block // 2) * block
     x[:, start:start + k + 5] = 100 + rng.permutation(k + 5)
+    return x
+
+
+def _signed_zeros(rng, rows: int, n: int) -> np.ndarray:
+    """Negative entries and, spread over the chunks, −0.0 and +0.0 in alternation (a −0.0
+    first), so the top entries are zeros that only the lowest-index rule orders."""
+    x = -0.5 - np.abs(rng.normal(size=(rows, n)))
+    positions = np.sort(rng.choice(n, size=(rows, 8), replace=False), axis=1)
+    for r in range(rows):
+        x[r, positions[r]] = np.where(np.arange(8) % 2 == 0, -0.0, 0.0)
+    return x
+
+
+def _nans(rng, rows: int, n: int) -> np.ndarray:
+    """NaNs with the sign bit set and clear, +∞, ±0 and normal noise: the top k are the
+    NaNs by index, then +∞, then the largest finite values."""
+    x = rng.normal(size=(rows, n))
+    for r in range(rows):
+        pos = rng.choice(n, size=9, replace=False)
+        x[r, pos[:3]] = np.copysign(np.nan, -1.0)
+        x[r, pos[3:5]] = np.nan
+        x[r, pos[5:7]] = np.inf
+        x[r, pos[7]], x[r, pos[8]] = -0.0, 0.0
     return x
 
 
@@ -283,6 +316,12 @@ def cases(seed: int, which: str) -> list[Case]:
         _case("huge dynamic range", wide, 40, ("dynamic-range", "denormal", "multi-block")),
         _case("k = 1 with ties", rng.integers(0, 4, size=(rows, 3 * block - 5)), 1,
               ("ties", "argmax", "non-multiple")),
+        _case("±0 among negatives", _signed_zeros(rng, rows, 3 * block + 5), 16,
+              ("signed-zero", "ties", "multi-block", "non-multiple")),
+        _case("NaNs of both signs", _nans(rng, rows, 3 * block + 5), 16,
+              ("nan", "inf", "signed-zero", "ties", "multi-block", "non-multiple")),
+        _case("k = n = 128", rng.integers(-8, 8, size=(rows, MAX_K)) / 4.0, MAX_K,
+              ("k=n", "k=max", "ties")),
         _case("single chunk", rng.normal(size=(rows, block - 3)), 7, ("non-multiple",)),
     ]
 
@@ -354,7 +393,12 @@ KERNEL = KernelSpec(
     precision=precision,
     exact_outputs=("values", "indices"),
     planted={"merge_drops_ties": lambda case, dtype: run(case, dtype, "merge_drops_ties"),
-             "truncated": lambda case, dtype: run(case, dtype, "truncated")},
+             "truncated": lambda case, dtype: run(case, dtype, "truncated"),
+             **{name: (lambda case, dtype, name=name: run(case, dtype, name))
+                for name in RAW_BITS_PLANTS}},
+    contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
+                      "signed-zero", "denormal", "multi-block", "non-multiple",
+                      "concentrated"),
     reference=naive,
     bench=bench,
 )

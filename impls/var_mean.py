@@ -368,9 +368,23 @@ def cases_for(seed: int, backend: str) -> list[tuple[str, np.ndarray, tuple, tup
         ("rows=1 n=200 sorted", np.sort(rng.normal(0, 10, (1, 200)), axis=-1),
          ("drifting-mean", "multi-block"), every),
     ]
+    for n in (17, 33, 65, 129):  # one past a power of two; the max is the very last entry
+        x = rng.normal(0, 3, (2, n))
+        x[:, -1] = x.max(axis=1) + 6.0
+        out.append((f"rows=2 n={n} max last", x, ("one-past-power-of-two",
+                    "max-in-last-partial-block", "non-multiple-of-block"), every))
+    out.append(("rows=3 n=100 all negative", -50.0 - 10.0 * np.abs(rng.normal(0, 1, (3, 100))),
+                ("all-negative",), every))
     if gpu:
         out.append(("rows=64 n=4096", rng.normal(0, 2, (64, 4096)), ("random",), every))
     return out
+
+
+# Classes the shared cases cover; layer_norm adds its own.
+CONTRACT_CLASSES = ("length-1", "non-multiple-of-block", "block-multiple", "multi-block",
+                    "one-past-power-of-two", "max-in-last-partial-block", "all-negative",
+                    "cancellation", "huge-dynamic-range", "between-block-spread",
+                    "zero-variance", "drifting-mean")
 
 
 def _cases(seed: int, backend: str) -> list[Case]:
@@ -424,6 +438,7 @@ KERNEL = KernelSpec(
     precision=_precision,
     planted={"variance_add": _planted(True, 0),
              "mask_off_by_one": _planted(False, -1)},
+    contract_classes=CONTRACT_CLASSES,
     reference=_reference,
     bench=_bench,
 )

@@ -397,3 +397,98 @@ def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
 def test_a_binding_named_like_a_project_kernel_records_its_own_file():
     files = cert_mod.source_files(make_spec(name="softmax"))
     assert "tests/certification/test_certify.py" in files and "impls/softmax.py" not in files
+
+
+# --------------------------------------------------------------------------- sources, contract, fidelity
+def _kernel(name):
+    """A project kernel's module, imported by a computed name: a static import here
+    would put it among the sources of this file's test doubles."""
+    import importlib
+    return importlib.import_module(f"impls.{name}")
+
+
+def test_project_kernel_hashes_every_file_its_result_depends_on():
+    softmax = _kernel("softmax")
+    from verify.certification.sources import source_files
+    files = set(source_files(softmax.KERNEL))
+    assert {"impls/softmax.py", "impls/rows.py", "impls/numerics.py", "impls/buffers.py",
+            "laws/associativity/combines.py", "verify/certification/certify.py",
+            "verify/certification/power.py", "verify/certification/contract.py",
+            "verify/certification/fidelity.py", "verify/certification/guards.py"} <= files
+
+
+def test_binding_named_like_a_project_kernel_hashes_its_own_file():
+    import importlib
+    from verify.certification.binding import bind
+    from verify.certification.sources import source_files
+    mod = importlib.import_module("user_kernels.fused_softmax")
+    spec = bind(mod.softmax, reference="softmax", outputs=("softmax",), name="softmax")
+    files = set(source_files(spec))
+    assert "tests/user_kernels/fused_softmax.py" in files
+    assert "impls/softmax.py" not in files
+    assert {"verify/cases.py", "verify/certification/binding.py",
+            "verify/certification/references.py"} <= files
+
+
+def test_certificate_lists_required_classes_and_fails_when_one_is_uncovered():
+    ok = certify(make_spec(contract_classes=("random",)), BACKEND, check_laws=False,
+                 dtypes=["float32"])
+    assert ok["pass"] and ok["cases"]["contract_classes"] == ["random"]
+    assert ok["cases"]["missing_contract_classes"] == []
+    bad = certify(make_spec(contract_classes=("random", "nan", "length-1")), BACKEND,
+                  check_laws=False, dtypes=["float32"])
+    assert not bad["pass"]
+    assert bad["cases"]["missing_contract_classes"] == ["length-1", "nan"]
+    reason = [n for n in bad["notes"] if "not covered" in n]
+    assert reason == ["rowsum: contract class(es) not covered by any case: length-1, nan"]
+
+
+def test_tightness_names_the_worst_case_per_dtype():
+    cert = certify(make_spec(), BACKEND, check_laws=False, dtypes=["float32", "float16"])
+    for dtype, result in cert["per_dtype"].items():
+        tight = cert["tightness"][dtype]
+        assert tight["output"] == "s"
+        assert tight["rho"] == max(c["outputs"]["s"]["rho"] for c in result["cases"])
+        worst = [c for c in result["cases"] if c["outputs"]["s"]["rho"] == tight["rho"]]
+        assert tight["case"] == worst[0]["name"]
+        assert 0 < tight["rho"] <= 1 and tight["slack"] == pytest.approx(1 / tight["rho"])
+
+
+def test_tightness_of_exact_outputs_only_says_so():
+    from verify.certification.contract import tightness
+    result = {"cases": [{"name": "c", "outputs": {"i": {"ok": True, "mismatches": 0}}}]}
+    assert tightness({"float32": result})["float32"]["rho"] is None
+
+
+@pytest.mark.skipif(BACKEND == "gpu", reason="describes Triton's interpreter")
+def test_backend_exactness_states_what_the_interpreter_does():
+    from verify.certification import fidelity
+    attention, topk = _kernel("attention"), _kernel("topk")
+    assert fidelity.kernel_ops(attention.KERNEL) == ["division", "dot", "exp", "sum"]
+    assert fidelity.kernel_ops(topk.KERNEL) == []
+    info = {"float16": {"accumulate": "float32", "status": "certified"},
+            "float32": {"accumulate": "float32", "status": "certified"}}
+    field = fidelity.backend_exactness(attention.KERNEL, BACKEND, info)
+    assert set(field["operations"]) == {"division", "dot", "exp", "sum"}
+    assert "exp" in field["more_precise_than_gpu"]["float32"]
+    assert "dot" not in field["more_precise_than_gpu"]["float16"]
+    assert fidelity.more_precise_on_interpreter("sum", "float16", "float16")
+    assert fidelity.more_precise_on_interpreter("sum", "float16", "float32") is None
+
+
+@pytest.mark.skipif(BACKEND == "gpu", reason="measures Triton's interpreter")
+def test_interpreter_probe_matches_the_stated_behaviour():
+    """fp16 tl.sum accumulates in fp32 and rounds once (far closer than a sequential
+    fp16 fold); numpy's float32 exp/log/rsqrt stay within the 4 ulp the bounds assume."""
+    from verify.certification.fidelity import probe_interpreter
+    probe = probe_interpreter()
+    total = probe["fp16_tl_sum_4096"]
+    assert total["accumulates_in_fp32"]
+    assert total["interpreter_error"] * 10 < total["sequential_fp16_error"]
+    assert all(0 <= ulps <= 4 for ulps in probe["float32_ulps"].values())
+
+
+def test_certificate_records_backend_exactness():
+    cert = certify(make_spec(), BACKEND, check_laws=False, dtypes=["float32"])
+    assert cert["backend_exactness"]["backend"] == BACKEND
+    assert "tightness" in cert and "float32" in cert["tightness"]

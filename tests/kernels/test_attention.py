@@ -1,4 +1,4 @@
-"""Fused attention: certified on this backend, both planted bugs caught, fully masked
+"""Fused attention: certified on this backend, every planted bug caught, fully masked
 rows give zeros (never NaN), inputs validated."""
 from __future__ import annotations
 
@@ -171,3 +171,29 @@ def test_gpu_certificate_includes_bf16():
     assert cert["pass"], cert["notes"]
     assert cert["dtypes"]["bfloat16"]["status"] == "certified"
     assert all(not c["pass"] for c in planted_results(SPEC, "gpu").values())
+
+
+@pytest.mark.parametrize("bug, case", [
+    ("m_starts_at_zero", "scores ≈ -200"),
+    ("m_starts_at_zero", "scores ≈ -10000"),
+    ("max_before_mask", "masked scores above visible by > 88"),
+    ("max_before_mask", "kv_len masks larger scores"),
+])
+def test_score_range_bugs_fail_on_their_case(planted, bug, case):
+    cert = planted[bug]
+    assert not cert["pass"]
+    assert any(name.startswith(case) for name in _failing_cases(cert))
+
+
+def test_score_range_bugs_pass_the_cases_without_extreme_scores(planted):
+    """The old cases never see these bugs: only the score-range classes catch them."""
+    for bug in ("m_starts_at_zero", "max_before_mask"):
+        failing = _failing_cases(planted[bug])
+        assert not any(name.startswith(("normal", "causal", "head dim")) for name in failing)
+
+
+def test_contract_classes_are_covered(certificate):
+    assert set(SPEC.contract_classes) <= set(certificate["cases"]["coverage"])
+    assert {"all-scores-negative", "masked-scores-dominate", "kv-len-1"} <= set(
+        SPEC.contract_classes)
+    assert certificate["cases"]["missing_contract_classes"] == []

@@ -127,3 +127,31 @@ def test_gpu_certificate_includes_bf16():
     assert cert["pass"], cert["notes"]
     assert cert["dtypes"]["bfloat16"]["status"] == "certified"
     assert not planted_results(SPEC, "gpu")["scale_per_row"]["pass"]
+
+
+def test_quantizer_that_floors_fails_against_the_float_weights(monkeypatch):
+    """The module's quantizer replaced by one that floors: the cases are built with it
+    too, so x·(W_q s) still agrees exactly; only the comparison with x·W catches it."""
+    from impls.spec import backend as running_backend
+    monkeypatch.setattr(IM, "quantize", IM._floor_quantize)
+    cert = certify(SPEC, running_backend(), seed=0, dtypes=["float32"], check_laws=False)
+    assert not cert["pass"]
+    failing = {c["name"]: c for c in cert["per_dtype"]["float32"]["cases"] if not c["pass"]}
+    rounding = [c for name, c in failing.items() if name.startswith("W/s fractions 0.9")]
+    assert rounding and not rounding[0]["outputs"]["y_w"]["ok"]
+    assert rounding[0]["outputs"]["y"]["ok"]
+
+
+def test_planted_floor_quantizer_fails(planted_all):
+    assert not planted_all["quantizer_floors"]["pass"]
+
+
+@pytest.fixture(scope="module")
+def planted_all():
+    from impls.spec import backend as running_backend
+    return planted_results(SPEC, running_backend(), seed=0, dtypes=["float32"])
+
+
+def test_contract_classes_are_covered(certificate):
+    assert not certificate["cases"]["missing_contract_classes"]
+    assert {"float-weights", "rounding-direction"} <= set(SPEC.contract_classes)

@@ -103,3 +103,28 @@ def test_gpu_certificate_includes_bf16():
     assert cert["pass"], cert["notes"]
     assert cert["dtypes"]["bfloat16"]["status"] == "certified"
     assert not planted_results(SPEC, "gpu")["wrong_order"]["pass"]
+
+
+def _rank_cut_to_a_power_of_two(case, dtype):
+    """A broken variant: the rank padded to the power of two below r, not above, so
+    ranks one past a power of two lose their last component."""
+    import dataclasses
+    r = case.inputs["b"].shape[1]
+    keep = 1 << (r.bit_length() - 1)
+    inputs = dict(case.inputs, b=case.inputs["b"][:, :keep], a=case.inputs["a"][:keep])
+    return LO._run(dataclasses.replace(case, inputs=inputs), dtype)
+
+
+def test_rank_padding_bug_fails_one_past_the_padding_power():
+    from variants import variant_failures
+    failing = variant_failures(SPEC, _rank_cut_to_a_power_of_two)
+    for r in (17, 33, 65):
+        assert any(name.startswith(f"rank {r} ") for name in failing), r
+    assert not any(name.startswith(("rank 16 ", "rank 32 ", "rank 64 ")) for name in failing)
+
+
+def test_contract_classes_cover_ranks_past_the_padding():
+    cert = certify(SPEC, backend(), seed=0, dtypes=["float32"], check_laws=False)
+    assert cert["pass"]
+    assert {"rank-one-past-padding", "rank-at-padding"} <= set(cert["cases"]["coverage"])
+    assert not cert["cases"]["missing_contract_classes"]

@@ -165,3 +165,39 @@ def test_kernel_compiles_for_a_gpu_target():
     """The interpreter never compiles the kernel: compile it to PTX for sm_90 (planted
     variants included) in a process without TRITON_INTERPRET. Needs no GPU."""
     assert_compiles_for_gpu(_COMPILE)
+
+
+def _statistics_from_zero(case, dtype):
+    """A broken variant: the running max starts at 0 instead of −∞, so a row far below
+    zero underflows every exponential (0/0)."""
+    x = case.inputs["x"].to(getattr(torch, dtype)).float()
+    m = x.amax(-1, keepdim=True).clamp_min(0.0)
+    s = torch.exp(x - m).sum(-1, keepdim=True)
+    return {"softmax": (torch.exp(x - m) / s).to(getattr(torch, dtype)),
+            "lse": (m + torch.log(s)).squeeze(-1)}
+
+
+def test_max_started_at_zero_fails_on_the_all_negative_rows():
+    from variants import variant_failures
+    failing = variant_failures(SPEC, _statistics_from_zero)
+    assert any("all far below zero" in name for name in failing)
+    assert not any(name.startswith("rows=3 n=64") for name in failing)
+
+
+@pytest.mark.parametrize("n", [17, 33, 65, 129])
+def test_last_column_dropped_fails_when_the_max_is_last(n):
+    """The planted statistics pass that loads one column too few misses the row's max
+    when it is the last entry of the last partial block."""
+    import dataclasses
+    from variants import only_case
+    spec = dataclasses.replace(SPEC, cases=only_case(SPEC, f"rows=2 n={n} max last"),
+                               contract_classes=())
+    cert = planted_results(spec, BACKEND, dtypes=["float32"])["mask_off_by_one"]
+    assert not cert["pass"]
+    assert not cert["per_dtype"]["float32"]["cases"][0]["pass"]
+
+
+def test_contract_classes_are_covered(certificate):
+    assert not certificate["cases"]["missing_contract_classes"]
+    assert {"one-past-power-of-two", "max-in-last-partial-block", "all-negative",
+            "length-1"} <= set(certificate["cases"]["contract_classes"])

@@ -1,5 +1,6 @@
 """impls/topk.py: chunked top-k merged by topk_merge.merge, exact values and
 lowest-index ties; planted bugs must fail; inputs are checked."""
+import dataclasses
 import math
 
 import pytest
@@ -36,12 +37,78 @@ def test_certificate_passes_exactly(certificate):
             assert case["outputs"]["values"]["mismatches"] == 0
             assert case["outputs"]["indices"]["mismatches"] == 0
     assert {"ties", "multi-block", "length-1", "k=n", "k=max", "concentrated", "inf",
-            "signed-zero", "non-multiple"} <= set(certificate["cases"]["coverage"])
+            "signed-zero", "non-multiple", "nan"} <= set(certificate["cases"]["coverage"])
+    assert not certificate["cases"]["missing_contract_classes"]
 
 
-@pytest.mark.parametrize("bug", ["merge_drops_ties", "truncated"])
+@pytest.mark.parametrize("bug", ["merge_drops_ties", "truncated", "signed_zero_distinct",
+                                 "nan_by_bits"])
 def test_planted_bug_fails_certification(planted, bug):
     assert not planted[bug]["pass"]
+
+
+def _failing_cases(run) -> list[str]:
+    """Names of the float32 cases a variant ``run`` fails (laws not checked)."""
+    variant = dataclasses.replace(tk.KERNEL, run=run, planted={})
+    cert = certify(variant, BACKEND, seed=0, dtypes=["float32"], check_laws=False)
+    assert not cert["pass"]
+    return [c["name"] for c in cert["per_dtype"]["float32"]["cases"] if not c["pass"]]
+
+
+def _zeros_positive_first(case, dtype):
+    """A broken variant: among tied zeros, +0.0 is put before −0.0."""
+    out = tk.run(case, dtype)
+    x = case.inputs["x"]
+    for r, row in enumerate(out["indices"]):
+        chosen = x[r, row]
+        zero = (chosen == 0).nonzero().flatten()
+        if len(zero):
+            order = sorted(zero.tolist(), key=lambda i: (math.copysign(1, chosen[i]) < 0, i))
+            out["indices"][r, zero] = row[order].clone()
+            out["values"][r, zero] = out["values"][r, order].clone()
+    return out
+
+
+def _zeros_canonicalized(case, dtype):
+    """A broken variant: indices right, but −0.0 values returned as +0.0."""
+    out = tk.run(case, dtype)
+    out["values"] = torch.where(out["values"] == 0, torch.zeros_like(out["values"]),
+                                out["values"])
+    return out
+
+
+def _nan_smallest(case, dtype):
+    """A broken variant: NaN sorted as the smallest value instead of the largest."""
+    x = case.inputs["x"]
+    masked = dataclasses.replace(case, inputs={"x": torch.where(torch.isnan(x), -math.inf, x)})
+    out = tk.run(masked, dtype)
+    out["values"] = torch.gather(x.to(out["values"].dtype), 1, out["indices"])
+    return out
+
+
+@pytest.mark.parametrize("variant, case", [
+    (_zeros_positive_first, "±0 among negatives"),
+    (_zeros_canonicalized, "±0 among negatives"),
+    (_nan_smallest, "NaNs of both signs"),
+])
+def test_special_value_variant_fails_on_its_case(variant, case):
+    assert any(name.startswith(case) for name in _failing_cases(variant))
+
+
+def test_contract_class_without_a_case_fails_certification():
+    def without_nan(seed, which):
+        return [c for c in tk.cases(seed, which) if "nan" not in c.params["classes"]]
+    variant = dataclasses.replace(tk.KERNEL, cases=without_nan, planted={})
+    cert = certify(variant, BACKEND, seed=0, dtypes=["float32"], check_laws=False)
+    assert not cert["pass"]
+    assert cert["cases"]["missing_contract_classes"] == ["nan"]
+    assert any("not covered by any case: nan" in note for note in cert["notes"])
+
+
+def test_negative_nan_is_largest_too():
+    x = torch.tensor([[1.0, math.copysign(math.nan, -1.0), -math.inf, math.nan]])
+    values, indices = _run(x, 3)
+    assert indices.tolist() == [[1, 3, 0]]
 
 
 def test_ties_go_to_the_lowest_index():

@@ -294,7 +294,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
          combine: Callable | None = None, planted: Mapping[str, Callable] | None = None,
          describe: Callable[[str], dict] | None = None, bench: Callable | None = None,
          hand_bound: Callable | None = None, derived_dtypes: tuple[str, ...] | None = None,
-         **options) -> KernelSpec:
+         contract_classes: tuple[str, ...] = (), **options) -> KernelSpec:
     """A ``KernelSpec`` for ``fn`` computing ``reference`` (a catalog name or a
     ``references.custom(...)``); ``options`` override the reference's conventions.
 
@@ -302,7 +302,8 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     ("tf32" for fp32 on a GPU); ``formats`` fixes the format of inputs not stored in
     the kernel's dtype ({"scale": "float32"}); ``planted`` maps a bug's name to a
     variant of ``fn`` (same arguments), certified by ``planted_results`` and expected
-    to fail; ``laws``, ``combine``, ``bench`` go to the spec as they are; ``describe``
+    to fail; ``laws``, ``combine``, ``bench`` and ``contract_classes`` (the case classes
+    the certificate must see covered) go to the spec as they are; ``describe``
     (backend -> dict) adds the kernel's own algorithm facts (blocks, passes) to the
     certificate's ``algorithm``. ``hand_bound`` (a ``KernelSpec.bound``) certifies the
     dtypes not in ``derived_dtypes`` (default: none, with a hand bound) — for a kernel
@@ -334,7 +335,8 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
         cases=b.cases, algorithm=b.algorithm, precision=b.precision,
         exact_outputs=tuple(o for o in ref.exact_outputs if o in returns),
         planted={k: b.variant(v) for k, v in (planted or {}).items()},
-        reference=b.naive, bench=bench, sources=(source,) if source else ())
+        reference=b.naive, bench=bench, sources=(source,) if source else (),
+        contract_classes=tuple(contract_classes))
 
 
 def binding_of(spec: KernelSpec) -> Binding:

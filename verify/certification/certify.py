@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
+from verify.certification import contract, fidelity
 from verify.certification.guards import GuardedAllocator
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
@@ -192,7 +193,8 @@ def compare_exact(out: Any, oracle: Any) -> dict:
                 "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
     if o.is_floating_point() or r.is_floating_point():
         o64, r64 = o.to(torch.float64), r.to(torch.float64)
-        equal = (o64 == r64) | (torch.isnan(o64) & torch.isnan(r64))
+        same_sign = torch.signbit(o64) == torch.signbit(r64)  # −0.0 is not +0.0 here
+        equal = ((o64 == r64) & same_sign) | (torch.isnan(o64) & torch.isnan(r64))
     else:
         equal = o.to(torch.int64) == r.to(torch.int64)
     mismatches = int((~equal).sum())
@@ -271,7 +273,11 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     if weak:  # a bound that accepts a trivial output certifies nothing
         notes.append("the bound accepts trivial outputs, so the certificate proves "
                      "nothing: " + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
-    numbers_pass = bool(per_dtype) and bool(cases) and not weak and all(
+    covered = contract.coverage(spec, cases)
+    uncovered = contract.missing_reason(spec.name, covered["missing"])
+    if uncovered:  # a contract class no case exercises is a hole, not a pass
+        notes.append(uncovered)
+    numbers_pass = bool(per_dtype) and bool(cases) and not weak and not uncovered and all(
         r["pass"] for r in per_dtype.values())
     trees = merge_trees(spec.laws, _accumulation_formats(dtype_info), seed) if check_laws \
         else {"pass": True, "note": "not run (laws not checked)", "families": {}}
@@ -282,7 +288,7 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     passed = numbers_pass and trees["pass"] and (not check_laws or _laws_pass(laws, strict))
 
     cert = _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
-                     dtype_info, formula, oracle_meta, started)
+                     dtype_info, formula, oracle_meta, started, covered)
     cert["merge_trees"] = trees
     return cert
 
@@ -296,15 +302,19 @@ def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[s
 
 def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
               notes: list[str], per_dtype: dict, dtype_info: dict, formula: Any,
-              oracle_meta: dict, started: float) -> dict:
-    """The certificate: what was certified, on what, the figures, the hashed sources."""
+              oracle_meta: dict, started: float, covered: dict) -> dict:
+    """The certificate: what was certified, on what, the figures, the hashed sources.
+    ``cases.coverage`` lists the classes the cases cover, ``cases.contract_classes`` those
+    the kernel's contract requires and ``cases.missing_contract_classes`` the required
+    ones no case covers (contract.py); ``tightness`` the worst ρ per dtype and where;
+    ``backend_exactness`` what the backend computes exactly or more precisely than a
+    GPU (fidelity.py)."""
     files = source_files(spec)
     hashed = hash_sources(files)
     rhos = [r["rho"] for r in per_dtype.values()]
     errors = [r["max_error"] for r in per_dtype.values() if r["max_error"] is not None]
     bounds = [r["max_bound"] for r in per_dtype.values() if r["max_bound"] is not None]
     ratios = [r["naive_ratio"] for r in per_dtype.values() if r["naive_ratio"] is not None]
-    coverage = sorted({c for case in cases for c in case.params.get("classes", ())})
     return {
         "kernel": spec.name,
         "summary": spec.summary,
@@ -321,8 +331,12 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
         "expected": {d: r["expected"] for d, r in per_dtype.items()},
         "naive_ratio": max(ratios) if ratios else None,
         "power": {d: r["power"] for d, r in per_dtype.items()},
+        "tightness": contract.tightness(per_dtype),
+        "backend_exactness": fidelity.backend_exactness(spec, backend, dtype_info),
         "cases": {"count": len(cases), "names": [c.name for c in cases],
-                  "coverage": coverage},
+                  "coverage": covered["covered"],
+                  "contract_classes": covered["required"],
+                  "missing_contract_classes": covered["missing"]},
         "oracle": oracle_meta.get("oracle", oracle_meta) or None,
         "seed": seed,
         "versions": versions(),
@@ -338,9 +352,10 @@ def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bo
 def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     """Which bound the certificate used: derived by the running error analysis of a
     binding, or written by hand in the kernel's module; per dtype when a binding uses
-    its kernel's hand bound for some dtypes only."""
+    its kernel's hand bound for some dtypes only. A bound function that extends a
+    binding's bound names it in its ``binding`` attribute."""
     from verify.certification.binding import Binding
-    binding = getattr(spec.bound, "__self__", None)
+    binding = getattr(spec.bound, "__self__", getattr(spec.bound, "binding", None))
     if isinstance(binding, Binding):
         kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
         first = next(iter(kinds.values()))

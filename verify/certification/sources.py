@@ -10,7 +10,10 @@ certifier itself, then follows their imports transitively:
 * into ``laws`` and ``impls`` (every import, also inside functions);
 * within the certifier (``verify.certification``), its module-level imports only: its
   lazy imports reach the law checker and the command line, whose code decides law
-  verdicts (recorded in the certificate by verdict) or prints, not the numbers.
+  verdicts (recorded in the certificate by verdict) or prints, not the numbers. The
+  lazily imported modules that do decide numbers are named: test power (``power``),
+  and for a binding its bound, references and case generators (``binding``,
+  ``references``, ``verify/cases.py``).
 
 Not covered: third-party packages (their versions are recorded instead), data files
 read at run time, and modules imported through ``importlib`` by a computed name.
@@ -31,7 +34,13 @@ from typing import Any, Iterable
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FOLLOWED = ("laws", "impls")                 # every import inside these is followed
 CERTIFIER = "verify.certification"           # followed at module level only
-CERTIFIER_MODULES = ("verify.certification.certify",)
+# The comparison, its test power (imported lazily, yet it can fail a certificate), the
+# coverage and tightness figures and the backend's exactness.
+CERTIFIER_MODULES = ("verify.certification.certify", "verify.certification.power",
+                     "verify.certification.contract", "verify.certification.fidelity")
+# A binding's bound, oracle and cases come from these (imported lazily by binding.py).
+BINDING_MODULES = ("verify.certification.binding", "verify.certification.references",
+                   "verify.cases")
 
 
 # --------------------------------------------------------------------------- callables
@@ -139,7 +148,7 @@ def _imported_names(tree: ast.Module, package: str, top_level_only: bool) -> set
             if node.level:
                 parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{parent}.{base}" if base else parent
-            if not _is_followed(base):
+            if not _is_followed(base) and base != CERTIFIER:
                 names.add(base)
                 continue
             for alias in node.names:
@@ -183,10 +192,17 @@ def source_files(spec) -> list[str]:
     repo-relative where possible, absolute outside the repository."""
     roots = _defining_files(_spec_callables(spec)) | _defining_files(_law_callables(spec.laws))
     roots.update(f for f in map(_module_file, CERTIFIER_MODULES) if f)
+    if _is_binding(spec):
+        roots.update(f for f in map(_module_file, BINDING_MODULES) if f)
     for extra in spec.sources:
         p = Path(extra)
         roots.add(str((p if p.is_absolute() else REPO_ROOT / p).resolve()))
     return sorted(display_path(f) for f in import_closure(roots))
+
+
+def _is_binding(spec) -> bool:
+    owner = getattr(spec.bound, "__self__", None)
+    return type(owner).__module__ == "verify.certification.binding"
 
 
 def display_path(path: str) -> str:
