@@ -130,6 +130,10 @@ class Z3Context:
             out.append("branches forked")
         return out
 
+    def only_rational(self) -> bool:
+        """Whether nothing so far needed exp, a log/sqrt symbol or an infinity."""
+        return not (self._exp or self.log_symbols or self._inf)
+
     # ---------------------------------------------------------------- infinities
     def infinity(self, sign: int) -> z3.ArithRef:
         key = "+inf" if sign > 0 else "-inf"
