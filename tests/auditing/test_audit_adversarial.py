@@ -672,8 +672,6 @@ def test_witnesses(path: Path):
 # Gaps the engine still has, each a known wrong or weak verdict: strict, so a fix shows
 # up as an unexpected pass and the entry is removed.
 KNOWN_GAPS = {
-    "int_floordiv_mean": "the mpmath interpretation has no floor division (mpf // int), "
-                         "so a valid function is refused on the probe call",
 }
 
 
