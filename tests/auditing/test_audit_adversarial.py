@@ -672,11 +672,6 @@ def test_witnesses(path: Path):
 # Gaps the engine still has, each a known wrong or weak verdict: strict, so a fix shows
 # up as an unexpected pass and the entry is removed.
 KNOWN_GAPS = {
-    "int_floordiv_mean": "the mpmath interpretation has no floor division (mpf // int), "
-                         "so a valid function is refused on the probe call",
-    "tup_chan_guard_n0": "Chan's merge with an n == 0 guard is only tested: z3 times out "
-                         "on the guarded branches and the exact rational path takes no "
-                         "branches",
 }
 
 

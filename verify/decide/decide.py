@@ -11,8 +11,8 @@ independent check contradicts.
 How, by the law's method: ``free-monoid`` evaluates both algorithm shapes on atoms under
 concatenation; ``search`` runs the searcher only (the law says why); ``z3`` proves each
 instance (the whole claim with a short timeout, then each component with a fresh
-solver), falls back to an exact rational-function identity when z3 times out on a
-branch-free rational claim, and to the searcher when neither decides; a law with
+solver), falls back to an exact rational-function identity, path by path, when z3
+times out on a rational claim, and to the searcher when neither decides; a law with
 induction steps is proved for every n when every step is. How hard to try (timeouts,
 wall-clock limits, cases, floats, what an exception means) comes from the ``Policy``.
 
@@ -204,11 +204,13 @@ def _rational(law: Law, inst, policy: Policy) -> Proof | None:
             if found is None:
                 return None
             seen = witness.check(law, inst, found.ctx, list(found.vars), found.facts,
-                                 found.conditions, found.terms)
+                                 found.conditions, found.terms, regions=found.regions)
     except (Exception, TimeLimit):  # the exact path is an extra; failing it decides nothing
         return None
+    encoding = rational.ENCODING if len(found.regions) < 2 else \
+        f"{rational.ENCODING} on each of {len(found.regions)} paths"
     proof = dict(assumptions=found.assumptions, seconds=found.seconds,
-                 encodings=[rational.ENCODING], witness=seen)
+                 encodings=[encoding], witness=seen)
     if seen["disagreement"] is not None:
         d = seen["disagreement"]
         return Proof(ERROR, f"the rational-function identity {law.id} is contradicted at "

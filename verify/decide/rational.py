@@ -1,17 +1,25 @@
 """Exact proof of an identity between rational functions, when z3's search times out.
 
 A law whose sides, under the z3 interpretation, are built from variables, rational
-numerals, ``+``, ``−``, ``·``, integer powers and ``/`` only (no branch, no ``If``, no
-exp/log/sqrt symbol, no ±∞) is an identity of rational functions. Each side is brought
-to one fraction N/D, where D is a product of the code's own denominators (each assumed
-nonzero, and stated), and ``N_l·D_r − N_r·D_l`` is expanded into a sum of monomials:
-the law holds wherever every denominator is nonzero exactly when that polynomial is
-identically zero. z3's nonlinear search can time out on such claims (Chan's merge of
-(count, mean, M₂) over all reals) while the expansion takes milliseconds.
+numerals, ``+``, ``−``, ``·``, integer powers, ``/`` and branches (``If`` from a Python
+``if``, ``max``, ``where``) whose conditions are comparisons, with no exp/log/sqrt symbol
+and no ±∞, is proved path by path. ``verify.decide.paths`` splits it on its branch
+conditions into the paths the domain and the stated assumptions leave possible (each a
+conjunction of branch conditions; a variable a path pins to a number, ``n = 0``, is
+replaced by it). On each path each side is brought to one fraction N/D, where D is a
+product of the code's own denominators, and ``N_l·D_r − N_r·D_l`` is expanded into a
+sum of monomials: zero means the sides agree on the path wherever the denominators are
+nonzero; otherwise z3 is asked whether the difference is zero under the path's
+conditions. Every denominator left on a path must be nonzero there by the facts
+(domain, preconditions, stated assumptions); each partial operation's condition is
+assumed only on the paths that use it (``prover._assume``), and stated. z3's nonlinear
+search can time out on such claims (Chan's merge of (count, mean, M₂) over all reals,
+with or without an ``n = 0`` guard) while the expansion takes milliseconds.
 
-Does not cover: branches (a Python ``if`` or ``max``), transcendental functions, integer
-division, bounded (approximation) laws; for those the answer is ``None`` and the caller
-keeps the prover's verdict. A polynomial that is not zero proves nothing either way.
+Does not cover: transcendental functions, integer or floor division, bounded
+(approximation) laws, more than ``paths.MAX_PATHS`` paths; for those the answer is
+``None`` and the caller keeps the prover's verdict. A path where the identity fails
+proves nothing either way (no refutation comes from here).
 """
 from __future__ import annotations
 
@@ -24,12 +32,13 @@ import z3
 
 from laws.core import BOUNDED, Law
 from verify.engine.interp import Unsupported
-from verify.decide.prover import _implied, _short, encode_sides
-from verify.engine.definedness import use_conditions
+from verify.decide import paths
+from verify.decide.prover import _assume, _implied, encode_sides
 from verify.engine.z3interp import Z3Context, _as_expr
 
 ENCODING = "rational-function identity"
 _CONSISTENCY_MS = 2000
+_PATH_MS = 2000
 
 
 class _NotRational(Exception):
@@ -48,48 +57,82 @@ class Identity:
     facts: list
     conditions: list
     terms: list
+    regions: list  # the condition of each path the identity was shown on
 
 
 def identity(law: Law, instance: Mapping[str, Any] = {}) -> Identity | None:
-    """The identity when both sides are the same rational function, else ``None``."""
+    """The identity when both sides are the same rational function on every path the
+    domain and the stated assumptions leave possible, else ``None``."""
     if law.exactness == BOUNDED:
         return None
     t0 = time.perf_counter()
     ctx = Z3Context()
     try:
         vars_, _values, lhs, rhs, pre = encode_sides(law, instance, ctx)
-    except Unsupported:
+        if len(lhs) != len(rhs) or not ctx.only_rational():
+            return None
+        terms = [_as_expr(t, ctx) for t in lhs + rhs]
+        pre = [p if z3.is_expr(p) else z3.BoolVal(bool(p)) for p in pre]
+        facts, assumptions, conditions = _assume(ctx, terms, pre)
+    except (Unsupported, z3.Z3Exception):
         return None
-    if len(lhs) != len(rhs):
-        return None
-    variables = {v.get_id(): i for i, v in enumerate(ctx.variables.values())}
-    try:
-        for a, b in zip(lhs, rhs, strict=True):
-            na, da = _fraction(_as_expr(a, ctx), variables)
-            nb, db = _fraction(_as_expr(b, ctx), variables)
-            if _add(_mul(na, db), _mul(nb, da), -1):
-                return None
-    except (_NotRational, Unsupported, z3.Z3Exception):
-        return None
-    facts = list(ctx.side) + [p if z3.is_expr(p) else z3.BoolVal(bool(p)) for p in pre]
-    terms = [_as_expr(t, ctx) for t in lhs + rhs]
-    # No branch reaches here, so every partial operation is used on every path: each
-    # condition holds unguarded.
-    assumptions: list[str] = []
-    conditions: list = []
-    for _guard, cond, text in use_conditions(ctx, terms):
-        if _implied(facts, cond):
-            continue
-        conditions.append(cond)
-        if _short(text) not in assumptions:
-            assumptions.append(_short(text))
     consistent = z3.Solver()
     consistent.set("timeout", _CONSISTENCY_MS)
-    consistent.add(*facts, *conditions)
+    consistent.add(*facts)
     if consistent.check() != z3.sat:
         return None  # a vacuous or undecided domain: no claim
-    return Identity(assumptions, time.perf_counter() - t0, ctx, tuple(vars_),
-                    facts + conditions, conditions, terms)
+    found = paths.split(facts, terms, ctx.variables.values())
+    if found is None:
+        return None
+    variables = {v.get_id(): i for i, v in enumerate(ctx.variables.values())}
+    for path in found:
+        if not _holds_on(path, facts, variables):
+            return None
+    return Identity(assumptions, time.perf_counter() - t0, ctx, tuple(vars_), facts,
+                    conditions, terms, [z3.And(*p.conditions) for p in found])
+
+
+def _holds_on(path: paths.Path, facts: list, variables: dict[int, int]) -> bool:
+    """Whether the two sides agree on ``path``: the same rational function, or (when
+    the path pins or relates variables) a difference z3 shows is zero there. Every
+    division left on the path must have a denominator the facts keep nonzero."""
+    side = facts + path.conditions
+    half = len(path.terms) // 2
+    try:
+        for a, b in zip(path.terms[:half], path.terms[half:], strict=True):
+            na, da = _fraction(a, variables)
+            nb, db = _fraction(b, variables)
+            if _add(_mul(na, db), _mul(nb, da), -1) and not _zero_on(side, a, b):
+                return False
+    except (_NotRational, Unsupported, z3.Z3Exception):
+        return False
+    return all(_implied(side, den != 0) for den in _denominators(path.terms))
+
+
+def _zero_on(side: list, a: z3.ExprRef, b: z3.ExprRef) -> bool:
+    solver = z3.Solver()
+    solver.set("timeout", _PATH_MS)
+    solver.add(*side)
+    solver.add(a != b)
+    return solver.check() == z3.unsat
+
+
+def _denominators(terms: list) -> list[z3.ExprRef]:
+    """Each distinct non-numeral denominator of a division in ``terms``."""
+    out: dict[int, z3.ExprRef] = {}
+    seen: set[int] = set()
+    stack = list(terms)
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen or not z3.is_app(t):
+            continue
+        seen.add(t.get_id())
+        if t.decl().kind() in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV):
+            den = t.arg(1)
+            if not (z3.is_rational_value(den) or z3.is_int_value(den)):
+                out.setdefault(den.get_id(), den)
+        stack.extend(t.children())
+    return list(out.values())
 
 
 Poly = dict  # monomial (sorted tuple of (variable index, power)) -> Fraction coefficient

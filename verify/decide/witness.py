@@ -9,6 +9,8 @@ sides (not the encoding) on points of the declared domain:
 - the boundary of every branch condition the z3 run met (Python ``if`` forks, the
   conditions of ``where``/``max``/``min``/``abs``): a model of ``t₁ = t₂`` for each
   comparison ``t₁ ⋚ t₂``, inside the domain and the stated assumptions;
+- a point on each path a path-by-path proof split the claim into (its conditions,
+  inside the domain and the stated assumptions), when the caller gives the paths;
 - every region the proof left out: a model of the negation of each stated assumption.
   A disagreement there is expected (that is why the assumption is stated) and is only
   recorded.
@@ -41,6 +43,7 @@ from verify.engine.shapes import component_names, flatten, shape_like
 GRID_POINTS = 24          # small integers and halves
 BOUNDARY_QUERIES = 12     # branch conditions whose boundary is solved for
 EXCLUDED_QUERIES = 6      # assumptions whose negation is solved for
+PATH_QUERIES = 32         # paths of a path-by-path proof, one point each
 QUERY_MS = 200            # one z3 model query
 TIME_BUDGET = 3.0         # seconds for evaluating points (the queries stop earlier)
 EXACT = make_exact()
@@ -196,10 +199,11 @@ def _meets(ctx, vars_, base: list, conditions: list, values) -> bool:
 
 # ----------------------------------------------------------------------------- the check
 def check(law: Law, instance: Mapping[str, Any], ctx, vars_, facts: list,
-          conditions: list, terms: list) -> dict:
+          conditions: list, terms: list, regions: list = ()) -> dict:
     """Run the original sides on points of the domain; see the module docstring.
     ``facts``: the proof's facts (domain, preconditions, encoding, assumptions);
-    ``conditions``: the stated assumptions among them; ``terms``: the encoded sides."""
+    ``conditions``: the stated assumptions among them; ``terms``: the encoded sides;
+    ``regions``: the conditions of the paths a proof was split into."""
     t0 = time.perf_counter()
     cond_ids = {c.get_id() for c in conditions}
     base = [f for f in facts if f.get_id() not in cond_ids]
@@ -208,12 +212,16 @@ def check(law: Law, instance: Mapping[str, Any], ctx, vars_, facts: list,
         p = _model_point(ctx, vars_, facts, cmp.arg(0) == cmp.arg(1))
         if p is not None:
             points.append(("boundary", p))
+    for region in list(regions)[:PATH_QUERIES]:
+        p = _model_point(ctx, vars_, facts, region)
+        if p is not None:
+            points.append(("path", p))
     for cond in conditions[:EXCLUDED_QUERIES]:
         p = _model_point(ctx, vars_, base, z3.Not(cond))
         if p is not None:
             points.append(("excluded", p))
     out = {"points": 0, "exact": True, "disagreement": None, "boundary": 0,
-           "excluded": 0, "undefined": 0, "excluded_disagreements": 0}
+           "path": 0, "excluded": 0, "undefined": 0, "excluded_disagreements": 0}
     for kind, values in points:
         if time.perf_counter() - t0 > TIME_BUDGET:
             break

@@ -34,6 +34,11 @@ from typing import Any, Callable
 
 import mpmath
 
+from verify.engine import floordiv
+
+# mpf gains Python's //, % and divmod (it has no // of its own): see floordiv.
+floordiv.install()
+
 
 def _library_dirs() -> tuple[str, ...]:
     paths = sysconfig.get_paths()

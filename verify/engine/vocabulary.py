@@ -9,8 +9,13 @@ there (the namespace raises ``Unsupported``, or holds an explicit stub whose
 ``math`` raises (the point decides nothing), while ``tl``/``np``/``torch`` return NaN
 or ±∞ (which the checker compares like any value).
 
-``support_matrix()`` reads what the interpretations really implement;
-``drift()`` lists every difference from ``SUPPORT``. A test prints the matrix and fails
+``OPERATORS`` does the same for the Python operators whose meaning differs between
+number types (``//``, ``%``, ``divmod``: floor toward −∞, the remainder with the sign of
+the divisor, as Python's floats and ints have them).
+
+``support_matrix()`` reads what the interpretations really implement and
+``operator_matrix()`` runs each operator on each interpretation's numbers;
+``drift()`` lists every difference from ``SUPPORT`` and ``OPERATORS``. A test prints the matrix and fails
 on drift, so an interpretation cannot gain or lose a word silently.
 
 >>> DOMAINS["sqrt"]
@@ -23,14 +28,14 @@ INTERPRETATIONS = ("mpmath", "exact", "torch", "numpy", "z3")
 # word -> the interpretations that implement it
 SUPPORT: dict[str, str] = {
     "math.abs": "exact",
-    "math.ceil": "mpmath exact torch",
+    "math.ceil": "mpmath exact torch z3",
     "math.copysign": "mpmath torch",
     "math.cos": "mpmath torch numpy",
     "math.e": "mpmath torch numpy",
     "math.exp": "mpmath torch numpy z3",
     "math.expm1": "mpmath torch numpy z3",
     "math.fabs": "mpmath exact torch numpy z3",
-    "math.floor": "mpmath exact torch",
+    "math.floor": "mpmath exact torch z3",
     "math.fma": "exact",
     "math.hypot": "mpmath torch",
     "math.inf": "mpmath exact torch numpy z3",
@@ -92,10 +97,18 @@ SUPPORT: dict[str, str] = {
     "tl.where": "mpmath exact torch numpy z3",
 }
 
+# Python operators with a meaning of their own on each interpretation's numbers (the
+# rest, + − · / ** and comparisons, every number type has): operator -> interpretations
+OPERATORS: dict[str, str] = {
+    "//": "mpmath exact torch numpy z3",
+    "%": "mpmath exact torch numpy z3",
+    "divmod": "mpmath exact numpy z3",
+}
+
 # partial words: the condition under which each is defined over the reals
 DOMAINS: dict[str, str] = {
     "log": "x > 0", "log2": "x > 0", "log1p": "x > −1", "sqrt": "x ≥ 0",
-    "cdiv": "b ≠ 0",
+    "cdiv": "b ≠ 0", "//": "b ≠ 0", "%": "b ≠ 0", "divmod": "b ≠ 0",
 }
 
 
@@ -119,21 +132,61 @@ def support_matrix() -> dict[str, set[str]]:
     return out
 
 
+_OPERATIONS = {"//": lambda a, b: a // b, "%": lambda a, b: a % b, "divmod": divmod}
+
+
+def _sample(name: str):
+    """(a number of the interpretation, how to run an operation on it)."""
+    if name == "mpmath":
+        import mpmath
+        return mpmath.mpf(7), lambda op, x: op(x, 2)
+    if name == "exact":
+        from fractions import Fraction
+        return Fraction(7), lambda op, x: op(x, 2)
+    if name == "torch":
+        import torch
+        return torch.tensor(7.0), lambda op, x: op(x, 2)
+    if name == "numpy":
+        import numpy
+        return numpy.array(7.0), lambda op, x: op(x, 2)
+    import z3
+    from verify.engine.z3interp import Z3Context, evaluate
+    return z3.Real("x"), lambda op, x: evaluate(Z3Context(), lambda: op(x, 2))
+
+
+def operator_matrix() -> dict[str, set[str]]:
+    """operator -> the interpretations whose numbers run it (probed, not declared)."""
+    from verify.engine.interp import Unsupported
+    out: dict[str, set[str]] = {op: set() for op in _OPERATIONS}
+    for name in INTERPRETATIONS:
+        x, run = _sample(name)
+        for op, f in _OPERATIONS.items():
+            try:
+                run(f, x)
+            except (TypeError, Unsupported):
+                continue
+            out[op].add(name)
+    return out
+
+
 def drift() -> list[str]:
-    """Every word whose implementations differ from ``SUPPORT``, one line each."""
-    actual = support_matrix()
+    """Every word or operator whose implementations differ from ``SUPPORT`` or
+    ``OPERATORS``, one line each."""
     lines = []
-    for word in sorted(set(actual) | set(SUPPORT)):
-        declared = set(SUPPORT.get(word, "").split())
-        found = actual.get(word, set())
-        if declared != found:
-            lines.append(f"{word}: declared {sorted(declared)}, implemented {sorted(found)}")
+    for table, actual in ((SUPPORT, support_matrix()), (OPERATORS, operator_matrix())):
+        for word in sorted(set(actual) | set(table)):
+            declared = set(table.get(word, "").split())
+            found = actual.get(word, set())
+            if declared != found:
+                lines.append(f"{word}: declared {sorted(declared)}, "
+                             f"implemented {sorted(found)}")
     return lines
 
 
 def render() -> str:
-    """The support matrix as a text table (one row a word, one column an interpretation)."""
-    actual = support_matrix()
+    """The support matrix as a text table (one row a word or operator, one column an
+    interpretation)."""
+    actual = {**support_matrix(), **operator_matrix()}
     width = max(len(w) for w in actual)
     head = " " * width + "  " + "  ".join(f"{i:7}" for i in INTERPRETATIONS)
     rows = [f"{w:{width}}  " + "  ".join(f"{'yes' if i in actual[w] else '-':7}"

@@ -130,6 +130,10 @@ class Z3Context:
             out.append("branches forked")
         return out
 
+    def only_rational(self) -> bool:
+        """Whether nothing so far needed exp, a log/sqrt symbol or an infinity."""
+        return not (self._exp or self.log_symbols or self._inf)
+
     # ---------------------------------------------------------------- infinities
     def infinity(self, sign: int) -> z3.ArithRef:
         key = "+inf" if sign > 0 else "-inf"
@@ -315,6 +319,17 @@ class Z3Context:
             f.unsupported = f"{name} has no z3 encoding"
             return f
 
+        def floor(x):
+            x = lift(x)
+            if not z3.is_expr(x):
+                return math.floor(x)
+            if ctx._inf:
+                raise Unsupported("math.floor in a function with ±∞ has no z3 encoding")
+            return x if x.is_int() else z3.ToInt(x)
+
+        def ceil(x):
+            return -floor(-lift(x))
+
         def math_log(x, base=None):
             if base is not None:
                 raise Unsupported("math.log with a base has no z3 encoding")
@@ -326,6 +341,7 @@ class Z3Context:
         tl = Namespace("tl", exp2=unsupported("exp2"), log2=unsupported("log2"),
                        sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
         mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp,
+                           floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
                            tanh=unsupported("tanh"),
                            log1p=lambda x: ctx.log(1 + x, raises=True),
@@ -510,13 +526,104 @@ def _record_division(den) -> None:
 def _dividing(self, other):
     if _CTX_FOR_INF:
         _record_division(other)
+    if _both_int(self, other):  # Python's int / int is true division, z3's is not
+        return _ORIGINAL_DIV(_to_real(self), _to_real(other))
     return _ORIGINAL_DIV(self, other)
 
 
 def _rdividing(self, other):
     if _CTX_FOR_INF:
         _record_division(self)
+    if _both_int(self, other):
+        return _ORIGINAL_DIV(_to_real(other), _to_real(self))
     return _ORIGINAL_RDIV(self, other)
+
+
+def _is_int(x) -> bool:
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return True
+    return z3.is_expr(x) and z3.is_arith(x) and x.is_int()
+
+
+def _both_int(a, b) -> bool:
+    return _is_int(a) and _is_int(b)
+
+
+def _to_real(x):
+    if isinstance(x, int):
+        return _ORIGINAL_REALVAL(x)
+    if z3.is_int_value(x):
+        return _ORIGINAL_REALVAL(x.as_long())
+    return z3.ToReal(x) if x.is_int() else x
+
+
+def _arith(x) -> z3.ArithRef:
+    if isinstance(x, bool) or (z3.is_expr(x) and not z3.is_arith(x)):
+        raise Unsupported("floor division of a truth value")
+    if isinstance(x, int):
+        return z3.IntVal(x)
+    return _as_expr(x)
+
+
+def _floor_pair(a, b):
+    """Python's ``divmod(a, b)``: ⌊a/b⌋ (z3's ToInt is the floor) and a − b·⌊a/b⌋, so
+    the remainder has the divisor's sign; ints give ints, anything else reals."""
+    if _CTX_FOR_INF and _CTX_FOR_INF[-1]._inf:
+        raise Unsupported("floor division in a function with ±∞ has no z3 encoding "
+                          "(Python's inf // x is NaN)")
+    a, b = _arith(a), _arith(b)
+    q = z3.ToInt(_ORIGINAL_DIV(_to_real(a), _to_real(b)))
+    if not _both_int(a, b):
+        q = z3.ToReal(q)
+    return q, a - b * q
+
+
+def _floordividing(self, other):
+    if _CTX_FOR_INF:
+        _record_division(other)
+    return _floor_pair(self, other)[0]
+
+
+def _rfloordividing(self, other):
+    if _CTX_FOR_INF:
+        _record_division(self)
+    return _floor_pair(other, self)[0]
+
+
+def _modulo(self, other):
+    if _CTX_FOR_INF:
+        _record_division(other)
+    return _floor_pair(self, other)[1]
+
+
+def _rmodulo(self, other):
+    if _CTX_FOR_INF:
+        _record_division(self)
+    return _floor_pair(other, self)[1]
+
+
+def _divmod(self, other):
+    if _CTX_FOR_INF:
+        _record_division(other)
+    return _floor_pair(self, other)
+
+
+def _rdivmod(self, other):
+    if _CTX_FOR_INF:
+        _record_division(self)
+    return _floor_pair(other, self)
+
+
+# Python's arithmetic on z3 terms while a function runs symbolically: true division
+# records its side condition, floor division and % follow Python (z3's own % is the
+# SMT-LIB one, nonnegative, and only for ints).
+_PATCHED = {"__truediv__": _dividing, "__rtruediv__": _rdividing,
+            "__floordiv__": _floordividing, "__rfloordiv__": _rfloordividing,
+            "__mod__": _modulo, "__rmod__": _rmodulo, "__divmod__": _divmod,
+            "__rdivmod__": _rdivmod}
+_UNPATCHED = {name: z3.ArithRef.__dict__.get(name) for name in _PATCHED}
 
 
 @contextlib.contextmanager
@@ -527,8 +634,8 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
     for cls in _HASHED:
         cls.__hash__ = _refusing_hash
     z3.z3.RealVal = _realval
-    z3.ArithRef.__truediv__ = _dividing
-    z3.ArithRef.__rtruediv__ = _rdividing
+    for name, method in _PATCHED.items():
+        setattr(z3.ArithRef, name, method)
     try:
         yield
     finally:
@@ -539,8 +646,11 @@ def _symbolic(ctx: Z3Context, branches: _Branches):
             for cls in _HASHED:
                 cls.__hash__ = _ORIGINAL_HASH[cls]
             z3.z3.RealVal = _ORIGINAL_REALVAL
-            z3.ArithRef.__truediv__ = _ORIGINAL_DIV
-            z3.ArithRef.__rtruediv__ = _ORIGINAL_RDIV
+            for name, method in _UNPATCHED.items():
+                if method is None:
+                    delattr(z3.ArithRef, name)
+                else:
+                    setattr(z3.ArithRef, name, method)
 
 
 def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
