@@ -15,8 +15,8 @@ the divisor, as Python's floats and ints have them).
 
 ``support_matrix()`` reads what the interpretations really implement and
 ``operator_matrix()`` runs each operator on each interpretation's numbers;
-``drift()`` lists every difference from ``SUPPORT`` and ``OPERATORS``. A test prints the matrix and fails
-on drift, so an interpretation cannot gain or lose a word silently.
+``drift()`` lists every difference from ``SUPPORT`` and ``OPERATORS``. A test prints the
+matrix and fails on drift, so an interpretation cannot gain or lose a word silently.
 
 >>> DOMAINS["sqrt"]
 'x ≥ 0'
