@@ -90,13 +90,13 @@ def main() -> int:
     args = parser.parse_args()
     report: dict = {"finders": [type(f).__name__ if not isinstance(f, type) else f.__name__
                                 for f in sys.meta_path], "kernels": {}, "laws": {}}
+    from verify import api
+    api.use_backend("auto")  # before anything imports triton: it reads TRITON_INTERPRET once
     problem = imported_from_copy(args.root)
     if problem:
         report["setup_error"] = problem
         args.report.write_text(json.dumps(report))
         return 3
-    from verify import api
-    api.use_backend("auto")
     kernels = [k for k in args.kernels.split(",") if k]
     if kernels:
         with tempfile.TemporaryDirectory() as out:
