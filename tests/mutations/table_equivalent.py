@@ -63,4 +63,8 @@ MUTANTS = [
            "return max(16, triton.next_power_of_2(r))",
            "return max(16, 2 * triton.next_power_of_2(r) // 2)", EQ,
            "the padded rank written 2·p / 2 (the same integer)"),
+    Mutant("eq.softmax.sum-init-one", "impls/softmax.py", "s = tl.full((), 0.0, tl.float32)",
+           "s = tl.full((), 1.0, tl.float32)", EQ,
+           "running sum starts at 1 beside a max of -inf: the first merge scales it by "
+           "exp(-inf) = 0, so (-inf, 1) acts as the identity"),
 ]
