@@ -77,7 +77,8 @@ def print_report(results: list[Outcome], s: dict, wall: float) -> None:
         print(f"{r.id:<{width}}  {r.cls:<22} {mark:<7} {r.reason[:150]}")
     print("\ncatch rate per class:")
     for cls, v in s["per_class"].items():
-        print(f"  {cls:<24} {v['caught']:>3}/{v['total']:<3} {100 * v['caught'] / v['total']:5.1f}%")
+        share = 100 * v["caught"] / v["total"]
+        print(f"  {cls:<24} {v['caught']:>3}/{v['total']:<3} {share:5.1f}%")
     if s["catch_rate"] is not None:
         print(f"overall: {s['caught']}/{s['bugs']} caught = {100 * s['catch_rate']:.1f}% "
               f"(threshold {100 * THRESHOLD:.0f}%)")

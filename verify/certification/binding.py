@@ -340,7 +340,9 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
 
 
 def binding_of(spec: KernelSpec) -> Binding:
-    return spec.bound.__self__
+    """The binding behind ``spec``: its bound's owner, or the binding a bound function
+    that extends one names in its ``binding`` attribute (impls/int8_matmul.py)."""
+    return getattr(spec.bound, "__self__", None) or spec.bound.binding
 
 
 def certify_binding(spec: KernelSpec, backend: str, **kwargs) -> dict:

@@ -355,7 +355,7 @@ def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     its kernel's hand bound for some dtypes only. A bound function that extends a
     binding's bound names it in its ``binding`` attribute."""
     from verify.certification.binding import Binding
-    binding = getattr(spec.bound, "__self__", getattr(spec.bound, "binding", None))
+    binding = getattr(spec.bound, "__self__", None) or getattr(spec.bound, "binding", None)
     if isinstance(binding, Binding):
         kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
         first = next(iter(kinds.values()))
