@@ -140,3 +140,39 @@ def test_a_kernel_that_aborts_yields_a_failing_certificate(tmp_path):
     assert copy["planted"]["aborts"]["caught"] is True
     assert "SIGABRT" in copy["planted"]["aborts"]["crashed"]
     assert (tmp_path / f"softmax_copy.{BACKEND}.json").exists()
+
+
+@triton.jit
+def _copy_reading_past(x_ptr, y_ptr, n, BLOCK: tl.constexpr, PAST: tl.constexpr,
+                       ATOMIC_PAST: tl.constexpr):
+    """y = x; PAST also loads PAST elements after x's end (the value is never used);
+    ATOMIC_PAST adds 0 atomically one element after y's end."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    if PAST:
+        unused = tl.load(x_ptr + n + offs, mask=offs < PAST, other=0.0)
+        x = tl.where(unused == unused, x, x)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+    if ATOMIC_PAST:
+        tl.atomic_add(y_ptr + n + offs, tl.zeros((BLOCK,), tl.float32), mask=offs < 1)
+
+
+def _reading_past_violations(past: int, atomic_past: bool) -> tuple[list[str], torch.Tensor]:
+    from verify.certification.guards import watching
+    allocator = GuardedAllocator()
+    with buffers.using(allocator), watching(allocator):
+        x = buffers.operand(torch.arange(5, dtype=torch.float32), "x")
+        y = buffers.empty((5,), torch.float32, x.device, "y")
+        _copy_reading_past[(1,)](x, y, 5, BLOCK=8, PAST=past, ATOMIC_PAST=atomic_past)
+    return allocator.violations(), y
+
+
+def test_reads_and_atomic_updates_in_a_guard_zone_are_seen_even_when_harmless():
+    if BACKEND != "triton-interpreter":
+        return  # on a GPU only sentinels and poison speak (module docstring)
+    clean, y = _reading_past_violations(0, False)
+    assert clean == [] and y.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    read, y = _reading_past_violations(3, False)
+    assert read == ["input x: 3 elements read past the end"]
+    assert y.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]  # the output is right all the same
+    assert _reading_past_violations(0, True)[0] == ["output y: 1 element updated past the end"]

@@ -46,7 +46,7 @@ import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
 from verify.certification import contract, fidelity
-from verify.certification.guards import GuardedAllocator
+from verify.certification.guards import GuardedAllocator, watching
 from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
                                           stale_certificates)  # noqa: F401  (re-exported)
 from verify.certification.trees import merge_trees
@@ -490,7 +490,7 @@ def _guarded_run(spec, case, dtype: str) -> tuple[dict, list[str]]:
     (verify/certification/guards.py): (outputs, one line per memory violation)."""
     from impls import buffers
     allocator = GuardedAllocator()
-    with buffers.using(allocator):
+    with buffers.using(allocator), watching(allocator):
         outputs = spec.run(case, dtype)
     return outputs, allocator.violations()
 

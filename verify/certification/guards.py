@@ -10,6 +10,12 @@ tensor whose guard zones changed ("output y: 3 elements written past the end") a
 input the kernel overwrote. An out-of-bounds read inside a guard zone reads poison,
 which shows up as NaN (or an absurd integer) in the output and fails the comparison.
 
+Under Triton's interpreter ``watching`` also sees every address a kernel loads, stores
+or updates atomically: a read or atomic update that lands in a guard zone is a violation
+("input q: 32 elements read past the end") whether or not the value read ever reaches
+an output and whether or not the update changes the sentinel (an atomic add of 0). Masked
+lanes are not accesses. On a GPU only the sentinels and the poison speak.
+
 Not covered: accesses farther than the guard zone (``guard_elements`` each side, at
 least the tensor's own size), which may still corrupt other memory — the certifier runs
 kernels in a child process so that a crash becomes a failing certificate; an
@@ -18,8 +24,9 @@ tensors (allocated unguarded).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
 
 import torch
 
@@ -52,6 +59,14 @@ class _Guarded:
     start: int                   # first element of the tensor in ``buffer``
     numel: int
     original: torch.Tensor | None  # an input's bits as placed, to see overwrites
+    touched: dict = field(default_factory=dict)  # (verb, side) -> elements, from ``watching``
+
+    def zones(self) -> tuple[int, int, int, int]:
+        """Byte addresses: allocation start, tensor start, tensor end, allocation end."""
+        size = self.buffer.element_size()
+        base = self.buffer.data_ptr()
+        return (base, base + self.start * size, base + (self.start + self.numel) * size,
+                base + self.buffer.numel() * size)
 
 
 def _bits(t: torch.Tensor) -> torch.Tensor:
@@ -124,4 +139,68 @@ class GuardedAllocator:
                 changed = int((inside != g.original).sum())
                 if changed:
                     found.append(f"input {g.name}: {_plural(changed)} overwritten")
+            found += [f"{g.kind} {g.name}: {_plural(count)} {verb} {side}"
+                      for (verb, side), count in g.touched.items()]
         return found
+
+    def _record(self, addresses: Any, verb: str) -> None:
+        """Note the addresses among ``addresses`` (a numpy array of byte addresses) that
+        fall in a guard zone of a tensor this allocator placed."""
+        if addresses.size == 0:
+            return
+        for g in self.tensors:
+            lo, start, end, hi = g.zones()
+            before = int(((addresses >= lo) & (addresses < start)).sum())
+            after = int(((addresses >= end) & (addresses < hi)).sum())
+            for side, count in (("before the start", before), ("past the end", after)):
+                if count:
+                    key = (verb, side)
+                    g.touched[key] = g.touched.get(key, 0) + count
+
+
+class _Watch:
+    """Stands in for the interpreter's native memory module while a kernel runs:
+    records guard-zone reads and atomic updates, then does what the native call does.
+    Plain stores need no watch: the sentinels they overwrite show them."""
+
+    def __init__(self, native: Any, allocator: GuardedAllocator) -> None:
+        self._native = native
+        self._allocator = allocator
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._native, name)
+
+    def _active(self, ptrs: Any, mask: Any) -> Any:
+        import numpy as np
+        ptrs = np.asarray(ptrs)
+        return ptrs[np.broadcast_to(np.asarray(mask, dtype=bool), ptrs.shape)]
+
+    def load(self, ptrs, mask, other, dtype):
+        self._allocator._record(self._active(ptrs, mask), "read")
+        return self._native.load(ptrs, mask, other, dtype)
+
+    def atomic_rmw(self, op, ptrs, value, mask, sem):
+        self._allocator._record(self._active(ptrs, mask), "updated")
+        return self._native.atomic_rmw(op, ptrs, value, mask, sem)
+
+    def atomic_cas(self, ptrs, cmp, value, sem):
+        import numpy as np
+        self._allocator._record(np.asarray(ptrs).reshape(-1), "updated")
+        return self._native.atomic_cas(ptrs, cmp, value, sem)
+
+
+@contextlib.contextmanager
+def watching(allocator: GuardedAllocator) -> Iterator[None]:
+    """Under Triton's interpreter, record every guard-zone access of ``allocator``'s
+    tensors while the block runs; elsewhere, nothing."""
+    from impls.spec import backend
+    if backend() != "triton-interpreter":
+        yield
+        return
+    from triton.runtime import interpreter
+    native = interpreter._interpreter
+    interpreter._interpreter = _Watch(native, allocator)
+    try:
+        yield
+    finally:
+        interpreter._interpreter = native
