@@ -29,7 +29,9 @@ product with a rounded log₂e): a relative a = (1+u)³ − 1 of the argument.
   With M = max x (exact: max is exact), tᵢ = exp(xᵢ − M), S = Σ tᵢ: the term of xᵢ passes
   through at most D merges, D = reduction depth within a block + number of blocks
   (interpreter: tl.reduce is a sequential fold, depth BLOCK − 1; GPU: the lowering's
-  per-thread fold, warp butterfly and cross-warp tree, plus 2 spare levels). Each merge
+  per-thread fold, warp butterfly and cross-warp tree, plus 2 spare levels). In the
+  interpreter, where exp(0) = 1 exactly (probed), merges with an empty state are exact
+  and D = min(n, BLOCK) − 1 + (blocks − 1). Each merge
   multiplies it by a rescale exp (1 ± E), a product and a sum (1 ± u each). The rescale
   arguments along its path are differences of stored maxima whose magnitudes add up to
   |xᵢ − M| (the running maximum only grows), so their rounding changes the term by a
@@ -184,6 +186,23 @@ def _oracle(case: Case) -> dict:
             "_oracle": meta}
 
 
+def _exp_of_zero_is_one() -> bool:
+    """Whether the interpreter's float32 exp (numpy's) gives exactly 1 at 0: probed,
+    not assumed."""
+    return bool((np.exp(np.zeros(64, dtype=np.float32)) == np.float32(1.0)).all())
+
+
+def _merge_depth(n: int, cfg: dict, gpu: bool) -> int:
+    """D, the merges a term passes through. In the interpreter's sequential fold a merge
+    with an empty state (a padding lane, the running state's start) is exact when
+    exp(0) = 1 exactly: the shift is the other side's max, and s·1 + 0 rounds to s. Only
+    merges of two nonempty states count then: min(n, BLOCK) − 1 within the block plus
+    one per further block. A GPU's tree keeps the full depth."""
+    if gpu or not _exp_of_zero_is_one():
+        return cfg["depth"]
+    return (min(n, cfg["block"]) - 1) + (cfg["blocks"] - 1)
+
+
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     """|Δlse| ≤ B₀ + u(|lse| + B₀)/(1−u), B₀ = ℓ + (E_log(|log S| + ℓ) + A_log)/(1−E_log),
     ℓ = −log(1 − B_S/S), B_S = Σ tᵢ(e^{a|xᵢ−M| + D·log((1+u)²(1+E))} − 1) + η_S;
@@ -199,7 +218,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     x = case.inputs["x"].to(getattr(torch, dtype)).to(torch.float64)
     cfg = config(x.shape[-1])
     lanes = cfg["blocks"] * cfg["block"]
-    log_k = cfg["depth"] * (2 * math.log1p(u) + math.log1p(e_exp))
+    log_k = _merge_depth(x.shape[-1], cfg, gpu) * (2 * math.log1p(u) + math.log1p(e_exp))
 
     masked = torch.isneginf(x)
     m = x.amax(dim=-1, keepdim=True)
