@@ -140,25 +140,9 @@ def test_kernel_compiles_for_a_gpu_target():
 
 @pytest.mark.parametrize("n", [17, 33, 65, 129])
 def test_last_column_dropped_fails_when_n_is_one_past_a_power_of_two(n):
-    import dataclasses
-    from variants import variant_failures, only_case
-
-    def last_dropped(case, dtype):  # a broken variant: the last column never reaches y
-        short = dataclasses.replace(case, inputs={
-            k: (v[..., :-1] if v.dim() and v.shape[-1] == n else v) for k, v in case.inputs.items()})
-        short.params = {**case.params, "n": n - 1}
-        out = SPEC.run(short, dtype)
-        return {k: v for k, v in out.items()} | _padded(out, case)
-    spec = dataclasses.replace(SPEC, cases=only_case(SPEC, f"rows=2 n={n} max last"),
-                               contract_classes=())
-    assert variant_failures(spec, last_dropped)
-
-
-def _padded(out, case):
-    """Outputs of the row length padded back with the last column repeated."""
-    n = case.inputs["x"].shape[-1]
-    return {k: torch.cat([v, v[..., -1:]], dim=-1) for k, v in out.items()
-            if v.dim() == 2 and v.shape[-1] == n - 1}
+    from variants import last_column_dropped, only_cases, variant_failures
+    assert variant_failures(only_cases(SPEC, f"rows=2 n={n} max last"),
+                            last_column_dropped(SPEC, n))
 
 
 def test_contract_classes_are_covered(certificate):

@@ -17,10 +17,32 @@ def variant_failures(spec, run, dtypes=("float32",)) -> list[str]:
     return failing
 
 
-def only_case(spec, prefix: str):
-    """``spec.cases`` narrowed to the cases whose name starts with ``prefix``."""
+def only_cases(spec, prefix: str):
+    """``spec`` certified on the cases whose name starts with ``prefix`` only (with no
+    contract classes required: a narrowed spec cannot cover them)."""
+    import dataclasses
+
     def cases(seed, which):
         chosen = [c for c in spec.cases(seed, which) if c.name.startswith(prefix)]
         assert chosen, f"no case named {prefix!r}"
         return chosen
-    return cases
+    return dataclasses.replace(spec, cases=cases, contract_classes=())
+
+
+def last_column_dropped(spec, n: int):
+    """A broken variant of ``spec.run`` for rows of length ``n``: the last column never
+    reaches the kernel; row-length outputs are padded back by repeating their last
+    column, so only the values can give it away."""
+    import dataclasses
+    import torch
+
+    def run(case, dtype):
+        short = dataclasses.replace(case, inputs={
+            k: (v[..., :-1] if v.dim() and v.shape[-1] == n else v)
+            for k, v in case.inputs.items()})
+        short.params = {**case.params, "n": n - 1}
+        out = spec.run(short, dtype)
+        padded = {k: torch.cat([v, v[..., -1:]], dim=-1) for k, v in out.items()
+                  if v.dim() == 2 and v.shape[-1] == n - 1}
+        return dict(out) | padded
+    return run
