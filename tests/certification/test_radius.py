@@ -214,3 +214,19 @@ def test_a_dot_of_small_integers_is_exact_and_a_large_one_is_not():
     assert float(large["c"][0, 0]) > 0.0
     _, frac, _ = evaluate(lambda a, b: {"c": a @ b}, {"a": a + 0.5, "b": b}, m32, "float32")
     assert float(frac["c"][0, 0]) > 0.0
+
+
+def test_adding_an_exact_zero_to_an_exact_value_is_exact():
+    """x + 0 = x in every format: no rounding and no underflow to charge. (An empty
+    Welford state merged with another keeps its counts exact, so the n == 0 guard is
+    decided, not straddled.)"""
+    import torch
+    from verify.certification import radius
+    x = radius.Ball(torch.tensor([0.0, 3.0, 1e-40]), torch.zeros(3, dtype=torch.float64))
+    zero = radius.Ball(torch.zeros(3, dtype=torch.float64), torch.zeros(3, dtype=torch.float64))
+    with radius.using(radius.model_for("triton-interpreter", "float32")):
+        assert radius.add(x, zero).r.tolist() == [0.0, 0.0, 0.0]
+        assert radius.add(zero, x).r.tolist() == [0.0, 0.0, 0.0]
+        fuzzy = radius.Ball(x.v, torch.full((3,), 1e-9, dtype=torch.float64))
+        assert bool((radius.add(fuzzy, zero).r >= 1e-9).all())
+        assert bool((radius.add(x, x).r[1:] > 0).all())

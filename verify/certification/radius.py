@@ -359,6 +359,9 @@ def add(a: Any, b: Any) -> Ball:
     v = a.v + b.v
     prop = a.r + b.r
     r = round_up(prop + u * (v.abs() + 2.0 * prop) + current().eta)
+    # x + 0 is x exactly (no rounding, no underflow) when both operands are exact
+    exact = (is_exact_zero(a) & (b.r == 0)) | (is_exact_zero(b) & (a.r == 0))
+    r = torch.where(exact, torch.zeros_like(r), r)
     return Ball(v, keep_exact_inf(v, r, a, b))
 
 

@@ -263,23 +263,25 @@ def _data_check(fam: _Family, trees: dict, n: int, seed: int, record: dict) -> l
     batch = _batch(n, fam.components, fam.fmt, seed)
     size = len(batch.names)
     exact = fam.exact(batch, n)
+    ys = [torch.tensor(column, dtype=torch.float64) for column in zip(*exact)]
     limit = float(torch.finfo(fam.fmt).max) / 4
-    failures = []
-    for name, tree in trees.items():
-        leaves_f = [_as_tensors(fam.lift_f(_datum(tuple(c.to(fam.fmt) for c in d),
-                                                  fam.components)), size, fam.fmt)
-                    for d in batch.data]
+    model = radius.model_for("host", str(fam.fmt).replace("torch.", ""))
+    identity_f = _as_tensors(fam.law_set.identity, size, fam.fmt)
+    identity_b = _as_balls(fam.law_set.identity, size)
+    leaves_f = [_as_tensors(fam.lift_f(_datum(tuple(c.to(fam.fmt) for c in d),
+                                              fam.components)), size, fam.fmt)
+                for d in batch.data]
+    with radius.using(model):
         leaves_b = [_as_balls(fam.lift_b(_datum(tuple(Ball(c, torch.zeros_like(c)) for c in d),
                                                 fam.components)), size)
                     for d in batch.data]
-        got = _components(fam.lower_f(tree(leaves_f, _as_tensors(fam.law_set.identity, size,
-                                                                 fam.fmt), fam.merge_f)))
-        with radius.using(radius.model_for("host", str(fam.fmt).replace("torch.", ""))):
-            ball = _components(fam.lower_b(tree(leaves_b, _as_balls(fam.law_set.identity, size),
-                                                fam.merge_b)))
-        for k, (g, b) in enumerate(zip(got, ball)):
+    failures = []
+    for name, tree in trees.items():
+        got = _components(fam.lower_f(tree(leaves_f, identity_f, fam.merge_f)))
+        with radius.using(model):
+            ball = _components(fam.lower_b(tree(leaves_b, identity_b, fam.merge_b)))
+        for k, (g, b, y) in enumerate(zip(got, ball, ys)):
             g = torch.as_tensor(g).to(torch.float64).expand(size)
-            y = torch.tensor([row[k] for row in exact], dtype=torch.float64)
             r = radius.lift(b).r.expand(size)
             representable = torch.isfinite(y) & (y.abs() < limit)
             in_range = representable & torch.isfinite(r)
