@@ -48,6 +48,7 @@ All figures are evaluated in float64 on the actual inputs and rounded upward.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 
@@ -186,6 +187,7 @@ def _oracle(case: Case) -> dict:
             "_oracle": meta}
 
 
+@functools.cache
 def _exp_of_zero_is_one() -> bool:
     """Whether the interpreter's float32 exp (numpy's) gives exactly 1 at 0: probed,
     not assumed."""

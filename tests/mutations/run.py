@@ -33,7 +33,8 @@ def select(only: list[str] | None) -> list[Mutant]:
     known = {m.id: m for m in table}
     unknown = [i for i in only if i not in known]
     if unknown:
-        raise SystemExit(f"run.py: unknown mutant id(s): {', '.join(unknown)}")
+        print(f"run.py: error: unknown mutant id(s): {', '.join(unknown)}", file=sys.stderr)
+        raise SystemExit(2)
     return [known[i] for i in only]
 
 

@@ -28,6 +28,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
+import numpy as np
 import torch
 
 GUARD_MIN = 4096
@@ -171,7 +172,6 @@ class _Watch:
         return getattr(self._native, name)
 
     def _active(self, ptrs: Any, mask: Any) -> Any:
-        import numpy as np
         ptrs = np.asarray(ptrs)
         return ptrs[np.broadcast_to(np.asarray(mask, dtype=bool), ptrs.shape)]
 
@@ -184,7 +184,6 @@ class _Watch:
         return self._native.atomic_rmw(op, ptrs, value, mask, sem)
 
     def atomic_cas(self, ptrs, cmp, value, sem):
-        import numpy as np
         self._allocator._record(np.asarray(ptrs).reshape(-1), "updated")
         return self._native.atomic_cas(ptrs, cmp, value, sem)
 
