@@ -376,3 +376,21 @@ def test_the_row_check_reaches_overflow(tmp_path: Path):
     for dtype, big in ((torch.float32, 2.0 ** 70), (torch.float16, 2.0 ** 14)):
         inputs = audit_floats._row_inputs(law, dtype, np.random.default_rng(0))
         assert max(abs(x) for row in inputs for x in row) >= big
+
+
+def test_the_same_function_gets_the_same_counterexample_whatever_ran_before():
+    # z3's answer depends on the ids of the terms it sees; each query is asked in a
+    # context of its own, so terms built earlier in the process change nothing.
+    import z3
+    target = "tests/audit_cases/adversarial/h1_abs_via_log_where.py:f"
+
+    def counterexamples():
+        report = A.audit(target, policy=POLICY).to_json()
+        return {k: p["reals"]["counterexample"] for k, p in report["properties"].items()}
+
+    first = counterexamples()
+    xs = [z3.Real(f"unrelated{i}") for i in range(3000)]
+    unrelated = [xs[i] * xs[(7 * i) % 3000] + i for i in range(3000)]
+    assert len(unrelated) == 3000
+    assert counterexamples() == first
+    assert first["associative"] is not None

@@ -165,3 +165,36 @@ def test_a_raising_point_is_no_counterexample():
     # a / b · b raises at b = 0: the point is outside the function's domain.
     law = _law(lambda a, b, c: a / b * b, lambda a, b, c: a + c - c)
     assert not oracle.confirms(law, [1, 0, 2])
+
+
+def _tiny_branch(a, b):
+    return -b if a == 1e-300 else a + b
+
+
+def test_a_model_that_needs_a_thousand_bits_is_replayed_exactly():
+    # z3's model puts f(a, b) on the a == 1e-300 branch through a + b = 1e-300 with
+    # a = −1/2: b = 1/2 + 1e-300 needs about a thousand significand bits. Rounded to
+    # the oracle's precision, the replay takes the other branch and sees no gap.
+    from fractions import Fraction
+    law = _law(lambda a, b, c: _tiny_branch(_tiny_branch(a, b), c),
+               lambda a, b, c: _tiny_branch(a, _tiny_branch(b, c)))
+    b = Fraction(1, 2) + Fraction(1e-300)
+    found = oracle.gap(law, [Fraction(-1, 2), b, Fraction(1)])
+    assert found.differs and found.exact
+    assert found.lhs == -1 and found.rhs == Fraction(1, 2) + b
+    assert oracle.confirms(law, [Fraction(-1, 2), b, Fraction(1)])
+    # the same point through exp, which only the precision-based oracle can follow
+    law = _law(lambda a, b, c: _tiny_branch(_tiny_branch(a, b), c) + tl.exp(c) - tl.exp(c),
+               lambda a, b, c: _tiny_branch(a, _tiny_branch(b, c)))
+    found = oracle.gap(law, [Fraction(-1, 2), b, Fraction(1)])
+    assert found.differs and not found.exact
+
+
+def test_an_exact_tie_is_no_counterexample_and_a_tiny_exact_gap_is_one():
+    from fractions import Fraction
+    tiny = Fraction(1, 2 ** 2000)
+    law = _law(lambda a, b: (a + b) - b, lambda a, b: a, n=2)
+    assert not oracle.confirms(law, [1, tiny])
+    law = _law(lambda a, b: a + b * 0, lambda a, b: a + tiny * b, n=2)
+    found = oracle.gap(law, [1, 1])
+    assert found.differs and found.exact and found.gap == tiny

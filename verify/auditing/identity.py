@@ -24,6 +24,7 @@ from verify.auditing.report import entry, judge, skipped
 from verify.auditing.signature import PROBE_SECONDS, SCALAR, Shape
 from verify.auditing.trace import show
 from verify.decide import oracle
+from verify.decide.query import Query
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import Policy
 from verify.engine.shapes import flatten
@@ -83,7 +84,7 @@ def _z3_solve(g, s: Shape, policy: Policy) -> tuple[str, Any, str]:
     ctx = Z3Context()
     try:
         with time_limit(policy.prove_seconds):
-            answer, solver, e = _z3_identity_query(ctx, g, s, policy.timeout_ms)
+            answer, query, e = _z3_identity_query(ctx, g, s, policy.timeout_ms)
     except (Exception, TimeLimit) as exc:  # a construct z3 cannot follow, or a timeout
         return UNKNOWN, None, f"z3 could not solve for e ({one_line(exc)})"
     if answer == z3.unsat:
@@ -94,11 +95,10 @@ def _z3_solve(g, s: Shape, policy: Policy) -> tuple[str, Any, str]:
                                   "cannot represent faithfully"
         return "unsat", None, ""
     if answer != z3.sat:
-        return UNKNOWN, None, f"z3: {solver.reason_unknown()}"
-    model = solver.model()
+        return UNKNOWN, None, f"z3: {query.reason_unknown()}"
     comps = []
     for v in flatten(e):
-        val = model.eval(v, model_completion=True)
+        val = query.value(v)
         if not z3.is_rational_value(val):
             return "sat", None, ""
         comps.append(_nice(Fraction(val.numerator_as_long(), val.denominator_as_long())))
@@ -118,10 +118,8 @@ def _z3_identity_query(ctx: Z3Context, g, s: Shape, timeout_ms: int):
         target = flatten(a_z)
         for u, v in zip(left + right, target + target, strict=False):
             eqs.append(_expr(u) == _expr(v))
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
-    solver.add(*(ctx.side + ctx.exp_facts() + ctx.infinity_facts() + eqs))
-    return solver.check(), solver, e
+    query = Query(ctx.side + ctx.exp_facts() + ctx.infinity_facts() + eqs, timeout_ms)
+    return query.check(), query, e
 
 
 def _z3_const(a):

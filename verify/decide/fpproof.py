@@ -25,6 +25,7 @@ import torch
 import z3
 
 from laws.core import Law
+from verify.decide.query import Query
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
 
@@ -161,19 +162,15 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
                                            z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)))))
     except (Unsupported, z3.Z3Exception, TypeError):
         return None
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_ms))
-    solver.add(*facts)
-    solver.add(*[p for p in pre if isinstance(p, z3.BoolRef)])
     if any(p is False for p in pre):
         return None
-    solver.add(z3.Or(*differ))
-    answer = solver.check()
+    query = Query([*facts, *[p for p in pre if isinstance(p, z3.BoolRef)], z3.Or(*differ)],
+                  timeout_ms)
+    answer = query.check()
     if answer == z3.unsat:
         return {"status": "proved"}
     if answer == z3.sat:
-        model = solver.model()
-        flat = [_to_float(model.eval(x, model_completion=True), fmt) for x in symbols]
+        flat = [_to_float(query.value(x), fmt) for x in symbols]
         out, k = [], 0
         for v in vars_:
             size = len(v.component_domains())

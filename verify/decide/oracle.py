@@ -1,7 +1,10 @@
 """The mpmath oracle: evaluate a law at high precision, decide whether its sides differ,
 replay and shrink counterexamples.
 
-Two sides *differ* when their gap, computed at ``PREC`` and again at ``PREC + 64`` bits,
+Where both sides are rational at the point (the original function run on
+``fractions.Fraction`` values stays rational), they are compared exactly and any
+difference is a difference. Elsewhere two sides *differ* when their gap, computed at
+``PREC`` and again at ``PREC + 64`` bits,
 is stable between the two precisions (rounding noise shrinks as precision grows; a real
 gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
 double-precision arithmetic inside the function, which no precision setting reaches).
@@ -29,7 +32,7 @@ import mpmath
 import numpy as np
 
 from laws.core import BOUNDED, Law, Var
-from verify.engine.interp import make_mpmath
+from verify.engine.interp import make_exact, make_mpmath
 from verify.jsonio import to_plain
 from verify.engine.shapes import flatten, shape_like
 
@@ -39,6 +42,7 @@ PREC = 113
 MIN_RELATIVE_GAP = mpmath.mpf(2) ** -40
 MAX_EXTRA_BITS = 4000    # precision added for inputs spanning many binades
 MP = make_mpmath()
+EXACT = make_exact()
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Gap:
     gap: Any               # max |lhs − rhs| over components (mpf), or None
     bound: Any = None      # bounded laws: the bound at the worst component
     undefined: bool = False  # a side is NaN where the other is not (a difference)
+    exact: bool = False    # decided in exact rational arithmetic (no precision involved)
 
 
 _INTEGER_DOMAINS = ("integer", "natural", "small")
@@ -119,24 +124,80 @@ def _mag(x):
 
 
 def _span_bits(values: list[Any]) -> int:
-    """Binades spanned by the nonzero inputs and 1 (constants such as exp(0) = 1 meet
-    the inputs): the precision must cover them, or 1 + tiny loses the tiny at every
-    precision alike and looks like a stable gap."""
-    exps = [0]
+    """Bits the working precision must add: the binades spanned by the nonzero inputs
+    and 1 (constants such as exp(0) = 1 meet the inputs), and the bits each input needs
+    to be represented at all. Without the first, 1 + tiny loses the tiny at every
+    precision alike and looks like a stable gap; without the second, an input such as
+    1/2 + 2⁻¹⁰⁰⁰ (a model z3 readily gives) is rounded before the function sees it."""
+    exps, bits = [0], 0
     for x in flatten(values):
         if isinstance(x, bool):
             continue
+        if isinstance(x, Fraction) and x:
+            bits = max(bits, _bits_needed(x))
         try:
             m = mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpmath.mpf(x)
         except (TypeError, ValueError):
             continue
         if m and mpmath.isfinite(m):
             exps.append(int(mpmath.floor(mpmath.log(abs(m), 2))))
-    return min(max(exps) - min(exps), MAX_EXTRA_BITS)
+    return min(max(max(exps) - min(exps), bits), MAX_EXTRA_BITS)
+
+
+def _bits_needed(x: Fraction) -> int:
+    """Significand bits that represent ``x`` exactly (a dyadic rational), or as many as
+    its numerator and denominator carry (any other rational has no finite binary
+    expansion; this keeps its distance to nearby dyadic constants visible)."""
+    p, q = abs(x.numerator), x.denominator
+    if q & (q - 1) == 0:
+        return (p >> ((p & -p).bit_length() - 1)).bit_length()
+    return p.bit_length() + q.bit_length()
+
+
+def exact_sides(law: Law, values: list[Any], instance: Mapping[str, Any] = {}):
+    """Both sides in exact rational arithmetic (the original function run on
+    ``fractions.Fraction`` values), or None where they are not rational there (exp, an
+    infinity, a float operation anywhere). A raise (x / 0) propagates."""
+    vals = [shape_like(v, [Fraction(x) if not isinstance(x, int) else x
+                           for x in flatten(val)])
+            for v, val in zip(law.vars_for(instance), values)]
+    try:
+        lhs = flatten(EXACT.rebind(law.lhs)(*vals, **instance))
+        rhs = flatten(EXACT.rebind(law.rhs)(*vals, **instance))
+    except (ZeroDivisionError, ValueError):
+        raise
+    except Exception:  # exp, an infinity, a float somewhere: not rational
+        return None
+    if law.exactness == BOUNDED or len(lhs) != len(rhs):
+        return None
+    if all(isinstance(x, (int, Fraction)) for x in lhs + rhs):
+        return lhs, rhs
+    return None
+
+
+def _exact_gap(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Gap | None:
+    """The comparison in exact arithmetic where both sides are rational there: then no
+    precision or noise rule is involved and any difference is a difference."""
+    try:
+        exact = exact_sides(law, values, instance)
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        return None  # the precision-based comparison decides what a raise means
+    if exact is None:
+        return None
+    lhs, rhs = exact
+    worst = max((abs(Fraction(a) - Fraction(b)) for a, b in zip(lhs, rhs)
+                 if not isinstance(a, bool) and not isinstance(b, bool)), default=Fraction(0))
+    differs = any(a != b for a, b in zip(lhs, rhs))
+    return Gap(differs, lhs[0] if len(lhs) == 1 else lhs, rhs[0] if len(rhs) == 1 else rhs,
+               worst, exact=True)
 
 
 def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
-    """Compare both sides of ``law`` at ``values`` in high precision."""
+    """Compare both sides of ``law`` at ``values``: exactly where both sides are
+    rational there, else in high precision (see the module docstring)."""
+    exact = _exact_gap(law, values, instance)
+    if exact is not None:
+        return exact
     prec = PREC + _span_bits(values)
     l1, r1, _ = _eval(law, values, instance, prec)
     l2, r2, b2 = _eval(law, values, instance, prec + 64)

@@ -25,6 +25,8 @@ from typing import Iterable
 
 import z3
 
+from verify.decide.query import Query
+
 MAX_PATHS = 64
 FEASIBLE_MS = 1000
 
@@ -79,10 +81,7 @@ def split(facts: list, terms: list, variables: Iterable[z3.ExprRef]) -> list[Pat
 
 
 def _possible(facts: list, conditions: list) -> bool:
-    solver = z3.Solver()
-    solver.set("timeout", FEASIBLE_MS)
-    solver.add(*facts, *conditions)
-    return solver.check() != z3.unsat
+    return Query([*facts, *conditions], FEASIBLE_MS).check() != z3.unsat
 
 
 def _pin(cond: z3.BoolRef, names: set[int]):

@@ -22,6 +22,7 @@ import z3
 
 from laws.core import BOUNDED, Law
 from verify.decide import oracle, smt, witness
+from verify.decide.query import Query
 from verify.engine import infinity
 from verify.engine.definedness import use_conditions
 from verify.engine.interp import Unsupported
@@ -58,11 +59,7 @@ def _neq(ctx: Z3Context, a: Any, b: Any) -> z3.BoolRef:
 
 
 def _implied(facts: list, cond: z3.BoolRef) -> bool:
-    s = z3.Solver()
-    s.set("timeout", 1000)
-    s.add(*facts)
-    s.add(z3.Not(cond))
-    return s.check() == z3.unsat
+    return Query([*facts, z3.Not(cond)], 1000).check() == z3.unsat
 
 
 def _short(text: str, limit: int = 100) -> str:
@@ -70,8 +67,8 @@ def _short(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _model_value(model: z3.ModelRef, v: z3.ExprRef) -> Any:
-    val = model.eval(v, model_completion=True)
+def _model_value(query: Query, v: z3.ExprRef) -> Any:
+    val = query.value(v)
     if z3.is_int_value(val):
         return val.as_long()
     if z3.is_rational_value(val):
@@ -177,11 +174,9 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
 
     # A proof under contradictory facts is vacuous: the domain, the preconditions and
     # the stated assumptions must have a model before unsat means anything.
-    domain = z3.Solver()
-    domain.set("timeout", int(min(timeout_ms, JOINT_TIMEOUT_MS)))
-    domain.add(*facts)
+    domain = Query(facts, min(timeout_ms, JOINT_TIMEOUT_MS))
     inhabited = domain.check()
-    dump.write(domain, "domain", inhabited, assumptions)
+    dump.write(domain.solver, "domain", inhabited, assumptions)
     if inhabited == z3.unsat:
         return done("unknown", reason="the domain, preconditions and assumptions have no "
                     "common point, so any claim would follow: "
@@ -216,19 +211,17 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
         joint = qi == 0 and len(diffs) > 1
         # A fresh solver per query: push/pop would switch z3 to its incremental core,
         # which gives up on nonlinear real arithmetic that the nlsat tactic decides.
-        solver = z3.Solver()
-        solver.set("timeout", int(min(timeout_ms, JOINT_TIMEOUT_MS) if joint else timeout_ms))
-        solver.add(*facts)
-        solver.add(diff)
-        answer = solver.check()
-        dump.write(solver, "joint" if joint else f"component {qi - (len(diffs) > 1)}",
+        # In a context of its own too (``Query``): the same query, the same answer.
+        query = Query([*facts, diff],
+                      min(timeout_ms, JOINT_TIMEOUT_MS) if joint else timeout_ms)
+        answer = query.check()
+        dump.write(query.solver, "joint" if joint else f"component {qi - (len(diffs) > 1)}",
                    answer, assumptions)
         if joint and answer == z3.unsat:
             break
         if answer == z3.sat:
-            model = solver.model()
             try:
-                candidate = [shape_like(v, [_model_value(model, ctx.variables[n])
+                candidate = [shape_like(v, [_model_value(query, ctx.variables[n])
                                             for n in component_names(v)])
                              for v in vars_]
             except Unsupported as exc:
@@ -240,7 +233,7 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
                               "does not confirm")
             continue
         if answer == z3.unknown and not joint:
-            why = solver.reason_unknown()
+            why = query.reason_unknown()
             if "timeout" in why or "canceled" in why:
                 why = f"timed out after {timeout_ms} ms"
             unknown_reason = f"z3: {why}"

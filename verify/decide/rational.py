@@ -33,6 +33,7 @@ import z3
 from laws.core import BOUNDED, Law
 from verify.engine.interp import Unsupported
 from verify.decide import paths
+from verify.decide.query import Query
 from verify.decide.prover import _assume, _implied, encode_sides
 from verify.engine.z3interp import Z3Context, _as_expr
 
@@ -76,10 +77,7 @@ def identity(law: Law, instance: Mapping[str, Any] = {}) -> Identity | None:
         facts, assumptions, conditions = _assume(ctx, terms, pre)
     except (Unsupported, z3.Z3Exception):
         return None
-    consistent = z3.Solver()
-    consistent.set("timeout", _CONSISTENCY_MS)
-    consistent.add(*facts)
-    if consistent.check() != z3.sat:
+    if Query(facts, _CONSISTENCY_MS).check() != z3.sat:
         return None  # a vacuous or undecided domain: no claim
     found = paths.split(facts, terms, ctx.variables.values())
     if found is None:
@@ -110,11 +108,7 @@ def _holds_on(path: paths.Path, facts: list, variables: dict[int, int]) -> bool:
 
 
 def _zero_on(side: list, a: z3.ExprRef, b: z3.ExprRef) -> bool:
-    solver = z3.Solver()
-    solver.set("timeout", _PATH_MS)
-    solver.add(*side)
-    solver.add(a != b)
-    return solver.check() == z3.unsat
+    return Query([*side, a != b], _PATH_MS).check() == z3.unsat
 
 
 def _denominators(terms: list) -> list[z3.ExprRef]:

@@ -35,9 +35,9 @@ from typing import Any, Mapping
 import mpmath
 import z3
 
-from laws.core import BOUNDED, Law
+from laws.core import Law
 from verify.decide import oracle
-from verify.engine.interp import make_exact
+from verify.decide.query import Query
 from verify.engine.shapes import component_names, flatten, shape_like
 
 GRID_POINTS = 24          # small integers and halves
@@ -46,7 +46,6 @@ EXCLUDED_QUERIES = 6      # assumptions whose negation is solved for
 PATH_QUERIES = 32         # paths of a path-by-path proof, one point each
 QUERY_MS = 200            # one z3 model query
 TIME_BUDGET = 3.0         # seconds for evaluating points (the queries stop earlier)
-EXACT = make_exact()
 
 _SMALL = [0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3, Fraction(5, 2)]
 _LARGE = [2 ** 40, -(2 ** 40), Fraction(3, 2) * 2 ** 60, -(2 ** 62) - 1]
@@ -109,17 +108,13 @@ def _comparisons(ctx, terms: list) -> list[z3.BoolRef]:
 
 
 def _model_point(ctx, vars_, facts: list, extra: z3.BoolRef) -> list[Any] | None:
-    solver = z3.Solver()
-    solver.set("timeout", QUERY_MS)
-    solver.add(*facts)
-    solver.add(extra)
-    if solver.check() != z3.sat:
+    query = Query([*facts, extra], QUERY_MS)
+    if query.check() != z3.sat:
         return None
-    model = solver.model()
     flat = []
     for v, doms in ((v, v.component_domains()) for v in vars_):
         for name, dom in zip(component_names(v), doms):
-            val = model.eval(ctx.variables[name], model_completion=True)
+            val = query.value(ctx.variables[name])
             q = _rational(val)
             if q is None:
                 return None
@@ -139,29 +134,10 @@ def _rational(val) -> Fraction | None:
 
 
 # ----------------------------------------------------------------------------- evaluation
-def _exact_sides(law: Law, values, instance):
-    """Both sides in exact rational arithmetic, or None where they are not rational."""
-    vals = [shape_like(v, [Fraction(x) if not isinstance(x, int) else x
-                           for x in flatten(val)])
-            for v, val in zip(law.vars_for(instance), values)]
-    try:
-        lhs = flatten(EXACT.rebind(law.lhs)(*vals, **instance))
-        rhs = flatten(EXACT.rebind(law.rhs)(*vals, **instance))
-    except (ZeroDivisionError, ValueError):
-        raise
-    except Exception:  # exp, an infinity, a float somewhere: not rational
-        return None
-    if law.exactness == BOUNDED or len(lhs) != len(rhs):
-        return None
-    if all(isinstance(x, (int, Fraction)) for x in lhs + rhs):
-        return lhs, rhs
-    return None
-
-
 def _compare(law: Law, values, instance) -> tuple[str, bool, dict | None]:
     """("agree" | "differ" | "undefined", exact, detail)."""
     try:
-        exact = _exact_sides(law, values, instance)
+        exact = oracle.exact_sides(law, values, instance)
         if exact is not None:
             lhs, rhs = exact
             if all(a == b for a, b in zip(lhs, rhs)):
@@ -185,16 +161,11 @@ def _meets(ctx, vars_, base: list, conditions: list, values) -> bool:
     facts for any fresh symbol in them); unknown counts as not met."""
     if not conditions:
         return True
-    solver = z3.Solver()
-    solver.set("timeout", 1000)
-    solver.add(*base)
-    for v, val in zip(vars_, values):
-        for name, x in zip(component_names(v), flatten(val)):
-            solver.add(ctx.variables[name] == z3.RealVal(Fraction(x))
-                       if z3.is_real(ctx.variables[name]) else
-                       ctx.variables[name] == int(x))
-    solver.add(z3.Not(z3.And(*conditions)))
-    return solver.check() == z3.unsat
+    at = [ctx.variables[name] == z3.RealVal(Fraction(x)) if z3.is_real(ctx.variables[name])
+          else ctx.variables[name] == int(x)
+          for v, val in zip(vars_, values)
+          for name, x in zip(component_names(v), flatten(val))]
+    return Query([*base, *at, z3.Not(z3.And(*conditions))], 1000).check() == z3.unsat
 
 
 # ----------------------------------------------------------------------------- the check
