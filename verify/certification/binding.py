@@ -34,11 +34,7 @@ loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME``
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.util
 import inspect
-import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -52,6 +48,8 @@ from verify.certification import power as test_power
 from verify.certification import radius
 from verify.certification.radius_rounding import round_up
 from verify.certification.references import Reference, lookup
+from verify import userfiles
+from verify.decide.limits import one_line
 from verify.errors import BadInput
 
 
@@ -377,53 +375,15 @@ def load_binding(target: str) -> KernelSpec:
     file that is not .py, a syntax error, a file that fails at import, no such name, and
     a name that is not (and does not return) a KernelSpec. Does not sandbox the file: it
     runs with this process's rights, so run it in a child process for untrusted code."""
-    path, name = _split_target(target)
-    module = _load_module(path, _read_source(path))
+    path, name = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
+                                        default="KERNEL")
+    module = userfiles.import_file(path, "lawcheck_bound", prints_to=sys.stderr)
     if not name.isidentifier() or not hasattr(module, name):
         specs = sorted(k for k, v in vars(module).items() if isinstance(v, KernelSpec))
         hint = f" (kernel specs there: {', '.join(specs)})" if specs else \
             " (bind one with verify.certification.binding.bind)"
         raise BadInput(f"{path}: no name {name!r}{hint}")
     return _as_spec(getattr(module, name), path, name)
-
-
-def _split_target(target: str) -> tuple[str, str]:
-    if target.endswith(".py"):
-        return target, "KERNEL"
-    path, sep, name = target.rpartition(":")
-    if not sep or not path or not name:
-        raise BadInput(f"expected FILE.py or FILE.py:NAME, got {target!r}")
-    if not path.endswith(".py"):
-        raise BadInput(f"{path}: not a .py file")
-    return path, name
-
-
-def _read_source(path: str) -> str:
-    from verify.auditing.load import read_source
-    return read_source(path)
-
-
-def _load_module(path: str, source: str):
-    """Execute the file as a fresh module (a name unique to its absolute path)."""
-    absolute = os.path.abspath(path)
-    stem = "".join(c if c.isalnum() else "_" for c in os.path.basename(path)[:-3])
-    modname = f"lawcheck_bound_{stem}_{hashlib.sha1(absolute.encode()).hexdigest()[:10]}"
-    spec = importlib.util.spec_from_file_location(modname, absolute)
-    if spec is None or spec.loader is None:
-        raise BadInput(f"{path}: cannot be loaded as a module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = module
-    sys.path.insert(0, os.path.dirname(absolute))
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            spec.loader.exec_module(module)
-    except Exception as exc:  # the user's file failed at import: its error, one line
-        sys.modules.pop(modname, None)
-        raise BadInput(f"{path}: importing the file failed: {type(exc).__name__}: "
-                       f"{_one_line(exc)}") from None
-    finally:
-        sys.path.remove(os.path.dirname(absolute))
-    return module
 
 
 def _as_spec(value: Any, path: str, name: str) -> KernelSpec:
@@ -434,7 +394,7 @@ def _as_spec(value: Any, path: str, name: str) -> KernelSpec:
             made = value()
         except Exception as exc:  # the user's binding function failed: its error, one line
             raise BadInput(f"{path}:{name}() failed: {type(exc).__name__}: "
-                           f"{_one_line(exc)}") from None
+                           f"{one_line(exc)}") from None
         if isinstance(made, KernelSpec):
             return made
         raise BadInput(f"{path}:{name}() returned a {type(made).__name__}, not a KernelSpec "
@@ -450,8 +410,3 @@ def _no_required_arguments(fn: Callable) -> bool:
         return False
     return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
                for p in params)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:200] + ("…" if len(text) > 200 else "")
