@@ -148,7 +148,8 @@ def test_verdicts_are_ordered_and_policy_is_a_value():
 
 @pytest.mark.parametrize("module", ["verify", "verify.testing", "verify.jsonio",
                                     "verify.results", "verify.errors", "verify.api",
-                                    "verify.decide.policy"])
+                                    "verify.decide.policy", "verify.decide.query",
+                                    "verify.engine.ties", "verify.engine.rational_only"])
 def test_docstring_examples_run(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,5 @@
 """Verdict kinds, the replay rule, timeouts and stated preconditions."""
+import pytest
 import triton.language as tl
 
 import laws
@@ -198,3 +199,48 @@ def test_an_exact_tie_is_no_counterexample_and_a_tiny_exact_gap_is_one():
     law = _law(lambda a, b: a + b * 0, lambda a, b: a + tiny * b, n=2)
     found = oracle.gap(law, [1, 1])
     assert found.differs and found.exact and found.gap == tiny
+
+
+def test_an_int_input_is_divided_exactly_in_the_exact_replay():
+    # In floats 1 / 49 * 49 is 0.9999999999999999, so with a Python int for a the
+    # function would return 0 — an int, which looks exact. Over ℝ the sides agree.
+    def lhs(a, b):
+        return 1 if a / 49 * 49 == a else 0
+    for domain in ("real", "integer"):
+        law = Law(id="t.div", property=Property.ASSOCIATIVITY, statement="t",
+                  licenses="t", vars=(Var("a", (), domain), Var("b")), lhs=lhs,
+                  rhs=lambda a, b: 1)
+        found = oracle.gap(law, [1, 0])
+        assert found.exact and not found.differs
+        assert not oracle.confirms(law, [1, 0])
+
+
+def _root_squared(a):
+    import math
+    return math.sqrt(a * a + 1) * math.sqrt(a * a + 1)
+
+
+@pytest.mark.parametrize("side", [
+    lambda a, b: 1 if _root_squared(a) == a * a + 1 else 0,           # math.sqrt: a float
+    lambda a, b: 1 if (a * a + 1) ** 0.5 * (a * a + 1) ** 0.5 == a * a + 1 else 0,
+    lambda a, b: 1 if float(a) / 3 * 3 == a else 0,                     # float()
+    lambda a, b: 1 if tl.sqrt(a * a + 1) * tl.sqrt(a * a + 1) == a * a + 1 else 0,
+], ids=["math-sqrt", "pow-half", "float-call", "tl-sqrt"])
+def test_a_branch_decided_by_rounding_is_no_counterexample(side):
+    # Over ℝ every side is 1. In floats, or at any finite precision, the comparison
+    # can come out false and the function returns 0: an int, a "stable" gap of 1.
+    law = _law(side, lambda a, b: 1, n=2)
+    for a in (1, 2, 3, 5, 7):
+        found = oracle.gap(law, [a, 0])
+        assert not found.differs, (a, found)
+        assert not oracle.confirms(law, [a, 0])
+
+
+def test_a_branch_with_a_real_margin_still_refutes():
+    # exp(a) > 1 + a except at a = 0: the margin at a = 1 is e − 2, far from rounding
+    law = _law(lambda a, b: 1 if tl.exp(a) > 1 + a else 0, lambda a, b: 0, n=2)
+    found = oracle.gap(law, [1, 0])
+    assert found.differs and not found.undecided and not found.exact
+    # and a tie that is real (both sides of the comparison are the same number)
+    law = _law(lambda a, b: 1 if tl.exp(a) == tl.exp(a) else 0, lambda a, b: 0, n=2)
+    assert oracle.confirms(law, [1, 0])

@@ -3,12 +3,16 @@ replay and shrink counterexamples.
 
 Where both sides are rational at the point (the original function run on
 ``fractions.Fraction`` values stays rational), they are compared exactly and any
-difference is a difference. Elsewhere two sides *differ* when their gap, computed at
-``PREC`` and again at ``PREC + 64`` bits,
+difference is a difference, unless a branch of the high-precision replay went by
+rounding (below). Elsewhere two sides *differ* when their gap, computed at ``PREC`` and
+again at ``PREC + 64`` bits,
 is stable between the two precisions (rounding noise shrinks as precision grows; a real
 gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
 double-precision arithmetic inside the function, which no precision setting reaches).
-A bounded law differs when the gap exceeds its bound.
+A bounded law differs when the gap exceeds its bound. Branches follow the same rule
+(``verify.engine.ties``): a point where a comparison was decided by a margin that
+shrinks with the precision, or lies below 2⁻⁴⁰ of its operands, is *undecided* and
+decides nothing (``sqrt(a)·sqrt(a) == a`` is false at every finite precision).
 
 NaN is a value the function computed, not a hole in the domain: where one side is NaN
 and the other a number (0·∞, ∞ − ∞, a root of a negative in ``tl``/torch/numpy), the
@@ -32,7 +36,9 @@ import mpmath
 import numpy as np
 
 from laws.core import BOUNDED, Law, Var
+from verify.engine import ties
 from verify.engine.interp import make_exact, make_mpmath
+from verify.engine.rational_only import rational_only
 from verify.jsonio import to_plain
 from verify.engine.shapes import flatten, shape_like
 
@@ -54,6 +60,7 @@ class Gap:
     bound: Any = None      # bounded laws: the bound at the worst component
     undefined: bool = False  # a side is NaN where the other is not (a difference)
     exact: bool = False    # decided in exact rational arithmetic (no precision involved)
+    undecided: bool = False  # a branch of the replay went by rounding: no verdict here
 
 
 _INTEGER_DOMAINS = ("integer", "natural", "small")
@@ -157,13 +164,18 @@ def _bits_needed(x: Fraction) -> int:
 def exact_sides(law: Law, values: list[Any], instance: Mapping[str, Any] = {}):
     """Both sides in exact rational arithmetic (the original function run on
     ``fractions.Fraction`` values), or None where they are not rational there (exp, an
-    infinity, a float operation anywhere). A raise (x / 0) propagates."""
-    vals = [shape_like(v, [Fraction(x) if not isinstance(x, int) else x
-                           for x in flatten(val)])
+    infinity, a float operation anywhere). A raise (x / 0) propagates.
+
+    Every input is a ``Fraction``, integer-domain ones included: a Python int would
+    turn ``a / 49 * 49 == a`` into float arithmetic that can take the other branch and
+    still return an int, which would pass for an exact answer. Code that needs a real
+    int (an index, ``range``) fails on a Fraction and is left to the mpmath oracle."""
+    vals = [shape_like(v, [x if isinstance(x, bool) else Fraction(x) for x in flatten(val)])
             for v, val in zip(law.vars_for(instance), values)]
     try:
-        lhs = flatten(EXACT.rebind(law.lhs)(*vals, **instance))
-        rhs = flatten(EXACT.rebind(law.rhs)(*vals, **instance))
+        with rational_only():  # a float that decides a branch is no exact answer
+            lhs = flatten(EXACT.rebind(law.lhs)(*vals, **instance))
+            rhs = flatten(EXACT.rebind(law.rhs)(*vals, **instance))
     except (ZeroDivisionError, ValueError):
         raise
     except Exception:  # exp, an infinity, a float somewhere: not rational
@@ -196,11 +208,18 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
     """Compare both sides of ``law`` at ``values``: exactly where both sides are
     rational there, else in high precision (see the module docstring)."""
     exact = _exact_gap(law, values, instance)
-    if exact is not None:
+    if exact is not None and not exact.differs:
         return exact
     prec = PREC + _span_bits(values)
-    l1, r1, _ = _eval(law, values, instance, prec)
-    l2, r2, b2 = _eval(law, values, instance, prec + 64)
+    with ties.recording() as branches1:
+        l1, r1, _ = _eval(law, values, instance, prec)
+    with ties.recording() as branches2:
+        l2, r2, b2 = _eval(law, values, instance, prec + 64)
+    if not ties.agree(branches1, branches2):
+        # a branch went by rounding: the point decides nothing (see verify.engine.ties)
+        return Gap(False, l2, r2, None, undecided=True)
+    if exact is not None:
+        return exact
     L1, R1, L2, R2 = flatten(l1), flatten(r1), flatten(l2), flatten(r2)
     if len(L2) != len(R2):
         raise ValueError(f"{law.id}: sides have {len(L2)} and {len(R2)} components")

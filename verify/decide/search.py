@@ -84,13 +84,15 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
         # so a law with a narrow domain is still compared on max_examples points)
         assume(meets)
         try:
-            differs = oracle.gap(law, values, instance).differs
+            found_gap = oracle.gap(law, values, instance)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
             if raised_in_jit(exc):  # Triton gives ±∞ or NaN there; Python raised
                 jit_raised.append(f"{type(exc).__name__}: {exc}")
             return  # undefined there (TypeError: a complex value)
+        # a branch went by rounding there: the point decides nothing; draw another
+        assume(not found_gap.undecided)
         compared += 1
-        if differs:
+        if found_gap.differs:
             found.append(values)
             raise _Found()
 
