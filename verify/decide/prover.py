@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Mapping
 
 import z3
@@ -68,15 +67,10 @@ def _short(text: str, limit: int = 100) -> str:
 
 
 def _model_value(query: Query, v: z3.ExprRef) -> Any:
-    val = query.value(v)
-    if z3.is_int_value(val):
-        return val.as_long()
-    if z3.is_rational_value(val):
-        return Fraction(val.numerator_as_long(), val.denominator_as_long())
-    if z3.is_algebraic_value(val):
-        approx = val.approx(40)
-        return Fraction(approx.numerator_as_long(), approx.denominator_as_long())
-    raise Unsupported(f"model value {val} is not a number")
+    number = query.number(v)
+    if number is None:
+        raise Unsupported(f"model value {query.value(v)} is not a number")
+    return number
 
 
 def encode_sides(law: Law, instance: Mapping[str, Any], ctx: Z3Context):

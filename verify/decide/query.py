@@ -17,6 +17,7 @@ True
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterable
 
 import z3
@@ -48,6 +49,19 @@ class Query:
         if self._model is None:
             raise ValueError("no model: the last check was not sat")
         return self._model.eval(term.translate(self.ctx), model_completion=True)
+
+    def number(self, term: z3.ExprRef) -> int | Fraction | None:
+        """``term``'s value in the model as a Python number: an int for an integer, a
+        Fraction for a rational, an algebraic number to 40 decimals; None otherwise."""
+        val = self.value(term)
+        if z3.is_int_value(val):
+            return val.as_long()
+        if z3.is_rational_value(val):
+            return Fraction(val.numerator_as_long(), val.denominator_as_long())
+        if z3.is_algebraic_value(val):
+            approx = val.approx(40)
+            return Fraction(approx.numerator_as_long(), approx.denominator_as_long())
+        return None
 
     def reason_unknown(self) -> str:
         return self.solver.reason_unknown()

@@ -122,23 +122,11 @@ def _model_point(ctx, vars_, facts: list, extra: z3.BoolRef) -> list[Any] | None
     flat = []
     for v, doms in ((v, v.component_domains()) for v in vars_):
         for name, dom in zip(component_names(v), doms):
-            val = query.value(ctx.variables[name])
-            q = _rational(val)
+            q = query.number(ctx.variables[name])
             if q is None:
                 return None
             flat.append(int(q) if dom in ("integer", "natural", "small") else q)
     return _shaped(vars_, flat)
-
-
-def _rational(val) -> Fraction | None:
-    if z3.is_int_value(val):
-        return Fraction(val.as_long())
-    if z3.is_rational_value(val):
-        return Fraction(val.numerator_as_long(), val.denominator_as_long())
-    if z3.is_algebraic_value(val):
-        approx = val.approx(40)
-        return Fraction(approx.numerator_as_long(), approx.denominator_as_long())
-    return None
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -158,10 +146,6 @@ def _compare(law: Law, values, instance) -> tuple[str, bool, dict | None]:
     if g.differs:
         return "differ", g.exact, {"lhs": oracle.plain(g.lhs), "rhs": oracle.plain(g.rhs)}
     return "agree", g.exact, None
-
-
-def _one(xs: list) -> Any:
-    return xs[0] if len(xs) == 1 else xs
 
 
 def _meets(ctx, vars_, base: list, conditions: list, values) -> bool:
