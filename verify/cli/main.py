@@ -22,7 +22,7 @@ from typing import Any, Callable
 from verify.errors import BadInput
 
 COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "papers",
-            "bench", "exercise")
+            "bench", "exercise", "report")
 PROPERTIES = ("associativity", "separability", "locality", "sparsity", "redundancy",
               "symmetry")
 BACKENDS = ("auto", "gpu", "interpreter")
@@ -88,14 +88,21 @@ def _parser() -> argparse.ArgumentParser:
     smt(a)
     kernels(a, out=True)
     a.add_argument("--no-certify", action="store_true", help="laws and papers only")
+    a.add_argument("--report", metavar="DIR",
+                   help="also write the HTML report there (the laws, the papers and the "
+                        "certificates in --out), as `report` does, reusing this run's results")
 
     laws = cmd("laws", "check the law catalog")
     jobs(laws)
     smt(laws)
     laws.add_argument("--property", choices=PROPERTIES, help="only laws of this property")
     laws.add_argument("--no-floats", action="store_true", help="skip float-format verdicts")
+    laws.add_argument("--long", action="store_true",
+                      help="each law's statement and method under its line")
 
-    cmd("list", "list the law ids and the kernels")
+    ls = cmd("list", "list the law ids and the kernels")
+    ls.add_argument("--long", action="store_true",
+                    help="each law's statement and kernels under its line")
 
     w = cmd("law", "one law: statement, verdict, proof method, counterexample, where "
                    "kernels use it")
@@ -124,6 +131,17 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("kernels", nargs="*", metavar="KERNEL",
                    help="kernel names (default: all; see `list`)")
     kernels(b, out=False)
+
+    r = cmd("report", "write a static HTML report (no server, opens from disk): the law "
+                      "catalog, a page per law, a page per certificate with plots")
+    r.add_argument("--out", default="report", metavar="DIR",
+                   help="directory the site is written to (default: report); open "
+                        "DIR/index.html in a browser")
+    r.add_argument("--certificates", metavar="DIR",
+                   help="directory of certificate files to show, e.g. one written by "
+                        "`certify --out` or pytest --lawcheck-certificates "
+                        "(default: certificates)")
+    jobs(r)
 
     x = cmd("exercise", "exercises: list them, state one, or check your answer")
     x.add_argument("name", nargs="?", metavar="NAME", help="the exercise to state or check")
@@ -190,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
             check_out_dir(args.out)
         if getattr(args, "smt", None) is not None:
             check_out_dir(args.smt, "--smt")
+        if getattr(args, "report", None) is not None:
+            check_out_dir(args.report, "--report")
+        certificates = getattr(args, "certificates", None)
+        if certificates is not None and not Path(certificates).is_dir():
+            raise BadInput(f"--certificates {certificates}: not a directory")
         cap_jobs(args)
         if hasattr(args, "backend"):
             from verify.api import use_backend
@@ -228,6 +251,9 @@ def _handler(command: str) -> Callable[[Any], int]:
     if command in ("all", "laws", "list", "law", "papers"):
         from verify.cli import commands
         return getattr(commands, f"cmd_{command}")
+    if command == "report":
+        from verify.cli.report_cmd import cmd_report
+        return cmd_report
     if command == "audit":
         from verify.cli.audit_cmd import cmd_audit
         return cmd_audit
