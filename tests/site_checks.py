@@ -136,10 +136,16 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("site")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--links-only", action="store_true", help="no browser, links only")
     args = ap.parse_args(argv)
     root = Path(args.site)
     pages = sorted(root.rglob("*.html"))
     problems = link_problems(root)
+    if args.links_only:
+        for p in problems:
+            print(p)
+        print(f"{len(pages)} pages, {len(problems)} broken links")
+        return 1 if problems else 0
     rendered = render_all(pages, args.jobs)
     for r in rendered:
         problems += page_problems(r)

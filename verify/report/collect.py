@@ -104,6 +104,7 @@ def law_entries(results: Iterable[Mapping], paper_results: Iterable[Mapping] | N
     its notes, near misses (with their verdicts where they were checked), the law an
     anti-law teaches, the paper claims that use it, its kernels."""
     from laws import REGISTRY
+    from verify.api import kernel_sites
     from verify.teaching.explain import anti_laws
     results = list(results)
     paper_results = list(paper_results or ())
@@ -123,6 +124,7 @@ def law_entries(results: Iterable[Mapping], paper_results: Iterable[Mapping] | N
             "doc": getattr(law, "doc", ""),
             "bounded_by": getattr(law, "bounded_by", None),
             "kernels": list(getattr(law, "kernels", ())),
+            "kernel_sites": r.get("kernel_sites") or ([] if law is None else kernel_sites(law)),
             "teaches": None if not teaches else {
                 "id": teaches, "page": law_page(teaches) if teaches in by_id else None},
             "near_misses": near,
