@@ -15,10 +15,14 @@ DEFAULT_CERTIFICATES = "certificates"
 
 def write(out: str, laws: list[dict], papers: list[dict] | None, certificates: str | None
           ) -> Any:
-    """The site written to ``out``; its summary (``verify.report.SiteSummary``)."""
-    from verify.report import write_site
+    """The site written to ``out``; its summary (``verify.report.SiteSummary``), whose
+    seconds count loading the report's modules (matplotlib, jinja2) too."""
+    started = time.perf_counter()
     with Waiting(f"writing the report to {out}"):
-        return write_site(out, laws, papers, certificates)
+        from verify.report import write_site
+        summary = write_site(out, laws, papers, certificates)
+    summary.seconds = round(time.perf_counter() - started, 3)
+    return summary
 
 
 def cmd_report(args) -> int:
