@@ -115,3 +115,17 @@ def test_nothing_is_written_when_rendering_fails(tmp_path):
     with pytest.raises(KeyError):
         write_site(tmp_path / "site", [{"bogus": 1}])
     assert not (tmp_path / "site").exists()
+
+
+def test_a_second_report_in_the_same_directory_drops_the_old_pages(small_site, tmp_path):
+    import shutil
+
+    from verify.report import write_site
+    out = tmp_path / "site"
+    shutil.copytree(small_site["out"], out)
+    (out / "notes.txt").write_text("mine")
+    summary = write_site(out, small_site["results"][:1], None, tmp_path / "none")
+    assert sorted(p.name for p in (out / "laws").iterdir()) == ["max.associative.html"]
+    assert list((out / "certificates").iterdir()) == []
+    assert (out / "notes.txt").read_text() == "mine"       # not the report's: kept
+    assert summary.certificates == 0 and link_problems(out) == []

@@ -79,12 +79,22 @@ def write_site(out: str | os.PathLike, laws: Iterable[Mapping[str, Any]],
     target = Path(out)
     for rel, text in files.items():
         _write(target / rel, text)
+    _remove_old_pages(target, set(files))
     return SiteSummary(
         out=str(target), index=str(target / "index.html"), files=sorted(files),
         laws=len(entries), certificates=len(readable),
         unreadable=[c["file"] for c in certs if c["cert"] is None],
         stale=[c["file"] for c in readable if c["stale"]], plots=plotter.count,
         seconds=round(time.perf_counter() - started, 3))
+
+
+def _remove_old_pages(target: Path, written: set[str]) -> None:
+    """Pages of an earlier report in the same directory (a certificate since removed)
+    would be listed nowhere and go stale: the report's own folders keep only its pages."""
+    for folder in ("laws", "certificates"):
+        for page in (target / folder).glob("*.html"):
+            if f"{folder}/{page.name}" not in written:
+                page.unlink()
 
 
 def _write(path: Path, text: str) -> None:
