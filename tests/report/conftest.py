@@ -57,4 +57,5 @@ def small_site(tmp_path_factory):
     write(certs, "broken.json", "{ not json")
     out = tmp_path_factory.mktemp("site")
     summary = write_site(out, results, None, certs)
-    return {"out": out, "summary": summary, "results": results, "certificates": certs}
+    return {"out": out, "summary": summary, "results": results, "certificates": certs,
+            "laws": LAWS, "compiled": COMPILED, "hostile_case": HOSTILE_CASE}
