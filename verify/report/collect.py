@@ -156,7 +156,7 @@ def paper_entries(paper_results: Iterable[Mapping] | None) -> list[dict]:
         for i, c in enumerate(paper.claims):
             result = done.get(c.text, {})
             evidence = str(result.get("evidence") or "").strip()
-            laws = [x for x in (tuple(getattr(c, "laws", ())) + tuple(getattr(c, "related", ())))]
+            laws = list(getattr(c, "laws", ())) + list(getattr(c, "related", ()))
             claims.append({"anchor": claim_anchor(pid, i), "text": c.text, "where": c.where,
                            "kind": c.kind, "verdict": result.get("verdict"),
                            "reason": evidence.splitlines()[0] if evidence else "",
