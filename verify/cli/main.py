@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from verify.errors import BadInput
+from verify.processes import DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB
 
 COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "papers",
             "bench", "exercise")
@@ -81,6 +82,13 @@ def _parser() -> argparse.ArgumentParser:
                         metavar="SECONDS",
                         help="time limit for loading and checking your file, which runs "
                              f"in a separate process (default {DEFAULT_TIMEOUT:g})")
+        sp.add_argument("--load-timeout", type=_seconds, default=DEFAULT_LOAD_TIMEOUT,
+                        metavar="SECONDS",
+                        help="time limit for importing your file (its module-level code) "
+                             f"and accepting its function (default {DEFAULT_LOAD_TIMEOUT:g})")
+        sp.add_argument("--memory", type=_gib, default=DEFAULT_MEMORY_GIB, metavar="GIB",
+                        help="address space allowed to the process running your file, in "
+                             f"GiB (default {DEFAULT_MEMORY_GIB:g})")
 
     a = cmd("all", "every law, every paper claim, every kernel certified on the best "
                    "backend; stale certificates listed")
@@ -154,6 +162,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _gib(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of GiB, got {text!r}") from None
+    if not 0.5 <= value < 2 ** 20:
+        raise argparse.ArgumentTypeError(f"expected at least 0.5 GiB, got {text!r}")
+    return value
+
+
 def check_out_dir(path: str, option: str = "--out") -> None:
     """``BadInput`` unless ``path`` is a writable directory or can be created as one."""
     p = Path(path)
@@ -182,6 +200,13 @@ def cap_jobs(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from verify.cli.output import sane_terminal_size, stdout_problem
+    from verify.processes import raise_on_termination
+    raise_on_termination()
+    sane_terminal_size()
+    problem = stdout_problem()
+    if problem:
+        return _bad_input(BadInput(problem))
     try:
         args = _parser().parse_args(argv)
         if args.command is None:
@@ -202,16 +227,29 @@ def main(argv: list[str] | None = None) -> int:
 def run_command(handler: Callable[[Any], int], args: Any) -> int:
     """Run one command's handler with the exit-status rules: its own status, 2 with one
     line on stderr for bad input, 130 when interrupted."""
+    from verify.cli.output import OutputError, finish_output
+    from verify.processes import Terminated
     try:
-        return handler(args)
+        status = handler(args)
+        finish_output()
+        return status
+    except OutputError as exc:  # stdout closed early (``| head``), a full disk
+        _silence_stdout()
+        return _bad_input(exc)
     except BadInput as exc:
         return _bad_input(exc)
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # stdout closed early (``| head``): nothing more to say
+    except Terminated as exc:
+        print(f"verify: stopped by {exc}", file=sys.stderr)
+        return 143
+    except OSError as exc:
+        problem = OutputError.of(exc)
+        if problem is None:
+            raise
         _silence_stdout()
-        return 1
+        return _bad_input(problem)
 
 
 def _bad_input(exc: BadInput) -> int:
@@ -220,8 +258,12 @@ def _bad_input(exc: BadInput) -> int:
 
 
 def _silence_stdout() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    """Point stdout at /dev/null, so that what is still buffered fails nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _handler(command: str) -> Callable[[Any], int]:
