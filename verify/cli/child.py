@@ -43,6 +43,13 @@ def _run(request: dict, phase: Callable[[str], None]) -> Any:
         api.exercise(request["name"])  # an unknown name before the file is loaded
         phase("importing")
         return api.check_exercise(request["name"], target, ready=lambda: phase("running"))
+    if request["kind"] == "bindings":  # certify's users' kernels, loaded and described
+        from verify.certification.binding import load_binding
+        phase("importing")
+        specs = [load_binding(one) for one in request["targets"]]
+        phase("running")
+        return {"kernels": [{"target": one, "name": spec.name, "dtypes": list(spec.dtypes)}
+                            for one, spec in zip(request["targets"], specs)]}
     raise ValueError(f"unknown request {request['kind']!r}")
 
 

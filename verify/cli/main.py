@@ -68,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--out", default="certificates", metavar="DIR",
                             help="directory the certificate files are written to "
                                  "(default: certificates)")
-            sp.add_argument("--seed", type=int, default=0,
+            sp.add_argument("--seed", type=_seed, default=0,
                             help="seed of the generated test cases (default 0)")
 
     def smt(sp: argparse.ArgumentParser) -> None:
@@ -162,6 +162,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value < 2 ** 32:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**32 - 1, "
+                                         f"got {text!r}")
+    return value
+
+
 def _gib(text: str) -> float:
     try:
         value = float(text)
@@ -173,21 +184,35 @@ def _gib(text: str) -> float:
 
 
 def check_out_dir(path: str, option: str = "--out") -> None:
-    """``BadInput`` unless ``path`` is a writable directory or can be created as one."""
+    """``BadInput`` unless ``path`` is a directory this process can write in, or can be
+    created as one. Found by trying (a temporary directory made and removed at once), as
+    permissions alone do not tell (a superuser, /proc); nothing is left behind."""
+    import tempfile
+    if not path.strip():
+        raise BadInput(f"{option} {path!r}: an empty path")
     p = Path(path)
-    if p.exists():
-        if not p.is_dir():
-            raise BadInput(f"{option} {path}: exists and is not a directory")
-        if not os.access(p, os.W_OK | os.X_OK):
-            raise BadInput(f"{option} {path}: directory is not writable")
-        return
+    if p.is_symlink() and not p.exists():
+        raise BadInput(f"{option} {path}: a symbolic link to nothing "
+                       f"({os.readlink(p)} does not exist)")
+    if p.exists() and not p.is_dir():
+        raise BadInput(f"{option} {path}: exists and is not a directory")
+    where = p if p.exists() else _existing_ancestor(p, f"{option} {path}")
+    if not where.is_dir():
+        raise BadInput(f"{option} {path}: {where} is not a directory")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".lawcheck-probe-", dir=where))
+    except OSError as exc:
+        how = "is not writable" if where == p else f"cannot be created in {where}"
+        raise BadInput(f"{option} {path}: {how} ({exc.strerror or exc})") from None
+
+
+def _existing_ancestor(p: Path, what: str) -> Path:
     parent = p.absolute().parent
-    while not parent.exists():
+    while not parent.exists() and parent != parent.parent:
+        if parent.is_symlink():
+            raise BadInput(f"{what}: {parent} is a symbolic link to nothing")
         parent = parent.parent
-    if not parent.is_dir():
-        raise BadInput(f"{option} {path}: {parent} is not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise BadInput(f"{option} {path}: cannot be created ({parent} is not writable)")
+    return parent
 
 
 def cap_jobs(args: argparse.Namespace) -> None:
@@ -200,10 +225,11 @@ def cap_jobs(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from verify.cli.output import sane_terminal_size, stdout_problem
+    from verify.cli.output import sane_terminal_size, stdout_problem, warnings_as_lines
     from verify.processes import raise_on_termination
     raise_on_termination()
     sane_terminal_size()
+    warnings_as_lines()
     problem = stdout_problem()
     if problem:
         return _bad_input(BadInput(problem))

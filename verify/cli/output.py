@@ -95,3 +95,17 @@ def sane_terminal_size() -> None:
         value = os.environ.get(name)
         if value is not None and not (value.strip().isdigit() and int(value) > 0):
             del os.environ[name]
+
+
+def warnings_as_lines() -> None:
+    """The checker's own warnings (a query file not written) as one line each on
+    stderr, ``verify: warning: …``; other warnings as Python shows them."""
+    import warnings
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if category.__module__.startswith("verify."):
+            print(f"verify: warning: {' '.join(str(message).split())}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    warnings.showwarning = show

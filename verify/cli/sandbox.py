@@ -45,9 +45,10 @@ def run(request: dict, timeout: float, what: str, *, load_timeout: float | None 
         memory_gib: float | None = None) -> Any:
     """The document the child computes for ``request``; ``BadInput`` on every failure
     (bad file, time limit, exit, crash, a malformed answer). ``what`` names the work in
-    progress lines."""
+    progress lines; ``memory_gib`` 0 sets no memory cap."""
     load_timeout = min(load_timeout or DEFAULT_LOAD_TIMEOUT, timeout)
-    memory = int((memory_gib or DEFAULT_MEMORY_GIB) * 2 ** 30)
+    gib = DEFAULT_MEMORY_GIB if memory_gib is None else memory_gib
+    memory = int(gib * 2 ** 30) if gib > 0 else None  # 0: no cap
     token = secrets.token_hex(16)
     target = request["target"]
     read_fd, write_fd = os.pipe()
@@ -169,6 +170,7 @@ _DOC_KEYS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "audit": {"function": str, "kind": str, "parameters": list, "result": str,
               "notes": list, "properties": dict},
     "exercise": {"passed": bool, "message": str},
+    "bindings": {"kernels": list},
 }
 
 
@@ -185,6 +187,10 @@ def _malformed(result: Any, kind: str) -> str | None:
     for key, types in _DOC_KEYS.get(kind, {}).items():
         if not isinstance(doc.get(key), types):
             return f"the report has no valid {key!r}"
+    if kind == "bindings" and not all(
+            isinstance(k, dict) and isinstance(k.get("name"), str)
+            and isinstance(k.get("dtypes"), list) for k in doc["kernels"]):
+        return "a kernel without its name or dtypes"
     if kind == "audit":
         for name, prop in doc["properties"].items():
             if not (isinstance(prop, dict) and isinstance(prop.get("statement"), str)

@@ -1,0 +1,105 @@
+"""Writing the SMT-LIB2 query files never changes a verdict: a directory in the way, a
+dangling link for the directory, or writers racing on one directory give a warning (or
+whole files), never an error."""
+import multiprocessing
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from verify.decide import smt
+
+ROOT = Path(__file__).resolve().parents[2]
+LAW = "sum.associative"
+
+
+def _verdict(smt_dir):
+    from laws import REGISTRY
+    from verify.decide.prover import prove
+    law = REGISTRY[LAW]
+    return prove(law, law.instances[0], smt_dir=smt_dir, witness_check=False).status
+
+
+@pytest.fixture(autouse=True)
+def _fresh_warnings():
+    smt._WARNED.clear()
+    yield
+    smt._WARNED.clear()
+
+
+def test_a_directory_in_the_way_is_a_warning_not_a_verdict(tmp_path):
+    plain = _verdict(None)
+    assert plain == "proved"
+    first = tmp_path / "first"
+    _verdict(str(first))
+    names = sorted(p.name for p in first.iterdir())
+    assert names and all(n.endswith(".smt2") for n in names)
+    blocked = tmp_path / "blocked"
+    for name in names:
+        (blocked / name).mkdir(parents=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _verdict(str(blocked)) == plain
+    assert [w.category for w in caught] == [smt.QueryFileWarning]
+    assert "a directory is in the way" in str(caught[0].message)
+    assert sorted(p.name for p in blocked.iterdir()) == names  # nothing else left
+
+
+def test_a_dangling_link_for_the_directory_is_a_warning(tmp_path):
+    plain = _verdict(None)
+    link = tmp_path / "queries"
+    link.symlink_to(tmp_path / "nowhere" / "at_all")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _verdict(str(link)) == plain
+    assert [w.category for w in caught] == [smt.QueryFileWarning]
+
+
+def _hammer(directory: str) -> str:
+    try:
+        for _ in range(200):
+            smt.write_text(directory, "same.1.smt2", "(check-sat)\n" * 50)
+    except OSError as exc:
+        return repr(exc)
+    return "ok"
+
+
+def test_racing_writers_each_write_whole_files(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(4) as pool:
+        assert pool.map(_hammer, [str(tmp_path)] * 4) == ["ok"] * 4
+    assert [p.name for p in tmp_path.iterdir()] == ["same.1.smt2"]
+    assert (tmp_path / "same.1.smt2").read_text() == "(check-sat)\n" * 50
+
+
+def test_four_concurrent_runs_on_one_directory_agree(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = [subprocess.Popen([sys.executable, "-m", "verify", "law", LAW, "--json",
+                               "--smt", str(tmp_path / "q")], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    import json
+    verdicts = [json.loads(out)["verdict"] for out, _ in outs]
+    assert [p.returncode for p in procs] == [0] * 4, [err for _, err in outs]
+    assert verdicts == ["proved"] * 4
+    assert not [p.name for p in (tmp_path / "q").iterdir() if not p.name.endswith(".smt2")]
+
+
+def test_the_command_line_warns_in_one_line(tmp_path):
+    blocked = tmp_path / "q"
+    for i in range(1, 4):
+        (blocked / f"{LAW}.{i}.smt2").mkdir(parents=True)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "verify", "law", LAW, "--json", "--smt",
+                        str(blocked)], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    import json
+    assert json.loads(p.stdout)["verdict"] == "proved"
+    lines = [line for line in p.stderr.splitlines() if " … " not in line]  # progress
+    assert len(lines) == 1 and lines[0].startswith("verify: warning: --smt "), p.stderr
+    assert "a directory is in the way; the verdicts are unaffected" in lines[0]
