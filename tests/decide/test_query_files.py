@@ -103,3 +103,28 @@ def test_the_command_line_warns_in_one_line(tmp_path):
     lines = [line for line in p.stderr.splitlines() if " … " not in line]  # progress
     assert len(lines) == 1 and lines[0].startswith("verify: warning: --smt "), p.stderr
     assert "a directory is in the way; the verdicts are unaffected" in lines[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["{d}/missing"], "no such directory"),
+    (["{d}/a_file"], "no such directory"),
+    (["{d}", "--timeout-ms", "-5"], "--timeout-ms"),
+    (["{d}", "--timeout-ms", "0"], "--timeout-ms"),
+    (["{d}", "--jobs", "0"], "--jobs"),
+    (["{d}/a_file", "--dump"], "not a directory"),
+])
+def test_recheck_refuses_bad_usage_in_one_line(tmp_path, capsys, args, message):
+    from verify.decide.recheck import main
+    (tmp_path / "a_file").write_text("")
+    assert main([a.format(d=tmp_path) for a in args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("verify: error: ")
+    assert message in lines[0]
+
+
+def test_recheck_of_an_empty_directory_still_answers(tmp_path, capsys):
+    from verify.decide.recheck import main
+    assert main([str(tmp_path), "--jobs", "1"]) == 0
+    assert '"files": 0' in capsys.readouterr().out
