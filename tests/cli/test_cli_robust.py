@@ -58,11 +58,9 @@ def f(a, b):
 
 def test_a_file_forging_the_childs_answer_gets_one_line(tmp_path):
     (tmp_path / "forger.py").write_text(FORGER)
-    for args in (["audit", f"{tmp_path}/forger.py:f", "--json"],
-                 ["exercise", "running_mean", f"{tmp_path}/forger.py:f"]):
-        p, _ = run(*args)
-        line = one_error_line(p)
-        assert "exited with status 0 before a result was written" in line
+    p, _ = run("audit", f"{tmp_path}/forger.py:f", "--json")
+    line = one_error_line(p)
+    assert "exited with status 0 before a result was written" in line
 
 
 @pytest.mark.parametrize("answer", [

@@ -122,7 +122,7 @@ def test_stopped_exercise_leaves_nothing(tmp_path):
     (tmp_path / "answer.py").write_text(LOOPING_COMBINE)
     proc, token = start(["exercise", "running_mean", "answer.py:combine", "--timeout",
                          "120"], tmp_path)
-    wait_for(proc, tmp_path / "reached")
+    wait_for_child(proc, token)
     stop(proc, "SIGTERM")
     assert_nothing_left(proc, token, tmp_path)
     assert proc.returncode == 143

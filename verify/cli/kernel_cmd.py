@@ -23,21 +23,21 @@ def check_certify_arguments(args) -> None:
     kernel names, the users' kernel files (loaded in a child process, their specs'
     names and dtypes checked), the backend, and the certificate files' places under
     ``--out`` (the directory itself is checked by ``main``)."""
-    from verify.certification.certify import certificate_filename
-    from verify.cli import sandbox
     from verify import userfiles
     kernels = list(args.kernels)
     targets = [k for k in kernels if k.endswith(".py") or ".py:" in k]
+    for target in targets:  # what can be said without running the file
+        path, _ = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
+                                         default="KERNEL")
+        userfiles.read_source(path)
     known = api.kernel_names()
     names = [k for k in kernels if k not in targets] if kernels else list(known)
     unknown = [n for n in names if n not in known]
     if unknown:
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
                        f"(known: {', '.join(sorted(known)) or 'none'})")
-    for target in targets:  # what can be said without running the file
-        path, _ = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
-                                         default="KERNEL")
-        userfiles.read_source(path)
+    from verify.certification.certify import certificate_filename
+    from verify.cli import sandbox
     backend = api.resolve_backend(args.backend)
     if targets:
         doc = sandbox.run({"kind": "bindings", "target": ", ".join(targets),
