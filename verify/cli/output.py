@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import IO, Any, cast
 
 from rich.console import Console
 
@@ -18,11 +18,11 @@ from verify.errors import BadInput
 
 def emit_json(doc: Any) -> None:
     """``doc`` as one strict JSON document on stdout (``verify.jsonio``)."""
-    jsonio.emit(doc, _Stdout())
+    jsonio.emit(doc, cast(IO[str], _Stdout()))
 
 
 def out_console() -> Console:
-    return Console(file=_Stdout(), highlight=False, soft_wrap=False)
+    return Console(file=cast(IO[str], _Stdout()), highlight=False, soft_wrap=False)
 
 
 class _Stdout:
