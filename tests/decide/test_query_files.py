@@ -24,14 +24,15 @@ def _verdict(smt_dir):
     return prove(law, law.instances[0], smt_dir=smt_dir, witness_check=False).status
 
 
-@pytest.fixture(autouse=True)
-def _fresh_warnings():
-    smt._WARNED.clear()
+@pytest.fixture
+def fresh_warnings():
+    """Each test sees its own first warning (one per directory and process)."""
+    getattr(smt, "_WARNED", set()).clear()
     yield
-    smt._WARNED.clear()
+    getattr(smt, "_WARNED", set()).clear()
 
 
-def test_a_directory_in_the_way_is_a_warning_not_a_verdict(tmp_path):
+def test_a_directory_in_the_way_is_a_warning_not_a_verdict(tmp_path, fresh_warnings):
     plain = _verdict(None)
     assert plain == "proved"
     first = tmp_path / "first"
@@ -49,7 +50,7 @@ def test_a_directory_in_the_way_is_a_warning_not_a_verdict(tmp_path):
     assert sorted(p.name for p in blocked.iterdir()) == names  # nothing else left
 
 
-def test_a_dangling_link_for_the_directory_is_a_warning(tmp_path):
+def test_a_dangling_link_for_the_directory_is_a_warning(tmp_path, fresh_warnings):
     plain = _verdict(None)
     link = tmp_path / "queries"
     link.symlink_to(tmp_path / "nowhere" / "at_all")
