@@ -108,12 +108,21 @@ class Terminated(BaseException):
     ends."""
 
 
-def raise_on_termination() -> None:
-    """Turn SIGTERM and SIGHUP into ``Terminated`` in the main thread."""
+def raise_on_termination() -> dict:
+    """Turn SIGTERM and SIGHUP into ``Terminated`` (main thread only); the handlers they
+    replace, for ``restore_handlers``."""
     def handler(signum, frame):
         raise Terminated(signal.Signals(signum).name)
+    previous = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):
         try:
-            signal.signal(sig, handler)
+            previous[sig] = signal.signal(sig, handler)
         except (ValueError, OSError):  # not the main thread
             pass
+    return previous
+
+
+def restore_handlers(previous: dict) -> None:
+    for sig, handler in previous.items():
+        if handler is not None:  # None: set outside Python, cannot be put back
+            signal.signal(sig, handler)

@@ -225,11 +225,27 @@ def cap_jobs(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from verify.cli.output import sane_terminal_size, stdout_problem, warnings_as_lines
-    from verify.processes import raise_on_termination
-    raise_on_termination()
-    sane_terminal_size()
-    warnings_as_lines()
+    """Run one command; SIGTERM and SIGHUP unwind it (``Terminated``) and the checker's
+    warnings are one line each while it runs, both as before once it returns."""
+    import warnings
+
+    from verify.cli.output import sane_terminal_size, warnings_as_lines
+    from verify.processes import Terminated, raise_on_termination, restore_handlers
+    previous = raise_on_termination()
+    try:
+        with warnings.catch_warnings():
+            sane_terminal_size()
+            warnings_as_lines()
+            return _main(argv)
+    except Terminated as exc:  # before or after the command itself (run_command's own)
+        print(f"verify: stopped by {exc}", file=sys.stderr)
+        return 143
+    finally:
+        restore_handlers(previous)
+
+
+def _main(argv: list[str] | None) -> int:
+    from verify.cli.output import stdout_problem
     problem = stdout_problem()
     if problem:
         return _bad_input(BadInput(problem))
