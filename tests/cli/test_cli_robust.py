@@ -94,6 +94,13 @@ def test_a_file_looping_at_import_runs_into_the_loading_limit(tmp_path):
     assert seconds < 60
 
 
+def test_a_function_looping_when_called_names_the_phase(tmp_path):
+    (tmp_path / "slow.py").write_text("def f(a, b):\n    while True:\n        pass\n")
+    p, _ = run("audit", f"{tmp_path}/slow.py:f", "--timeout", "10")
+    line = one_error_line(p)
+    assert "checking the function ran past the time limit of 10 s (--timeout)" in line
+
+
 def test_a_huge_result_is_refused_for_its_shape_at_once(tmp_path):
     (tmp_path / "big.py").write_text("def f(a, b):\n    return tuple(range(100000))\n")
     p, seconds = run("audit", f"{tmp_path}/big.py:f", "--timeout", "100")

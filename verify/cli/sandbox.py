@@ -73,7 +73,9 @@ def run(request: dict, timeout: float, what: str, *, load_timeout: float | None 
                                f"past the limit of {load_timeout:g} s (--load-timeout); "
                                "it may loop forever")
             if overran is not None:
-                raise BadInput(f"{target}: ran past the time limit of {timeout:g} s "
+                doing = {"running": "checking the function", "importing": "loading the file",
+                         }.get(reader.phase, "starting the checking process")
+                raise BadInput(f"{target}: {doing} ran past the time limit of {timeout:g} s "
                                "(--timeout); it may loop forever")
         finally:
             os.close(read_fd)
