@@ -96,9 +96,10 @@ def main(argv: list[str]) -> int:
         result = {"status": "bad-input",
                   "message": f"{request['target']}: the code recursed too deeply"}
     except MemoryError:
+        cap = request.get("memory_bytes")
+        limit = f" (the limit is {cap / 2**30:g} GiB, --memory)" if cap else ""
         result = {"status": "bad-input",
-                  "message": f"{request['target']}: the code ran out of memory (the limit "
-                             f"is {request.get('memory_bytes', 0) / 2**30:g} GiB, --memory)"}
+                  "message": f"{request['target']}: the code ran out of memory{limit}"}
     except BaseException as exc:  # a failure of the checker on this input: one line
         traceback.print_exc()
         result = {"status": "crash",
