@@ -57,7 +57,7 @@ def run(request: dict, timeout: float, what: str, *, load_timeout: float | None 
             proc = subprocess.Popen(
                 [sys.executable, "-m", "verify.cli.child", str(write_fd)],
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err,
-                pass_fds=(write_fd,), start_new_session=True, env=child_env_with_parent())
+                pass_fds=(write_fd,), start_new_session=True, env=_env())
         finally:
             os.close(write_fd)
         try:
@@ -81,6 +81,15 @@ def run(request: dict, timeout: float, what: str, *, load_timeout: float | None 
             os.close(read_fd)
             _kill_group(proc)
         return _result(reader.result, request, proc.returncode, err)
+
+
+def _env() -> dict:
+    """The child's environment: glibc's malloc keeps to a few arenas (each thread's own
+    arena reserves 64 MiB of address space, which counts against the cap on a machine
+    with many cores)."""
+    env = child_env_with_parent()
+    env.setdefault("MALLOC_ARENA_MAX", "4")
+    return env
 
 
 def _send_request(stream: IO[bytes], request: dict) -> None:
