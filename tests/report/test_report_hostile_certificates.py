@@ -1,0 +1,58 @@
+"""Certificate directories a report must survive: a document nested too deeply for the
+JSON parser, one too large to read, one whose hashed sources name a device that never
+ends. Each is listed with its reason; the rest of the site is written."""
+import json
+
+from verify.report import collect, write_site
+
+
+def _cert(**extra):
+    return {"kernel": "k", "pass": True, "rho": 0.5, **extra}
+
+
+def test_deep_nesting_and_size_are_reported_not_raised(tmp_path, monkeypatch):
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    (certs / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (certs / "deep_kernel.json").write_text('{"kernel": ' + "[" * 5000 + "]" * 5000 + "}")
+    (certs / "big.json").write_text(json.dumps(_cert(pad="a" * 400_000)))
+    (certs / "fine.json").write_text(json.dumps(_cert()))
+    monkeypatch.setattr(collect, "MAX_CERTIFICATE_BYTES", 300_000)
+    summary = write_site(tmp_path / "site", [], None, certs)
+    assert summary.unreadable == ["big.json", "deep.json", "deep_kernel.json"]
+    assert summary.certificates == 1
+    entries = {e["file"]: e for e in collect.load_certificates(certs)}
+    assert "nested too deeply" in entries["deep.json"]["error"]
+    assert "larger than" in entries["big.json"]["error"]
+    assert entries["fine.json"]["error"] is None
+    page = (tmp_path / "site" / "certificates" / "deep.html").read_text(encoding="utf-8")
+    assert "nested too deeply" in page
+
+
+def test_a_source_that_is_a_device_is_not_read(tmp_path):
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    sources = [{"path": "/dev/zero", "sha256": "0" * 64}]
+    (certs / "dev.json").write_text(json.dumps(_cert(sources=sources, source_hash="0" * 64)))
+    [entry] = collect.load_certificates(certs)   # reading /dev/zero would never return
+    assert entry["sources"][0]["state"] == "not a file"
+    assert entry["stale"] == "not a file: /dev/zero"
+
+
+def test_stale_reasons_match_the_certifier(tmp_path):
+    """The report words staleness as ``stale_certificates`` does, file for file."""
+    from verify.certification.sources import hash_sources, stale_certificates
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    now = hash_sources(["laws/core.py", "laws/monoid.py"])
+    (certs / "current.json").write_text(json.dumps(_cert(sources=now["files"],
+                                                         source_hash=now["sha256"])))
+    moved = [dict(now["files"][0], sha256="0" * 64), {"path": "no/such.py", "sha256": "1"}]
+    (certs / "moved.json").write_text(json.dumps(_cert(sources=moved, source_hash="x")))
+    (certs / "nohash.json").write_text(json.dumps(_cert()))
+    ours = {e["file"]: e["stale"] for e in collect.load_certificates(certs)}
+    theirs = {p["path"].rsplit("/", 1)[-1]: p["reason"] for p in stale_certificates(certs)}
+    assert ours["current.json"] is None and "current.json" not in theirs
+    assert ours["moved.json"] == theirs["moved.json"] == (
+        "changed: laws/core.py; missing: no/such.py")
+    assert ours["nohash.json"] and theirs["nohash.json"]
