@@ -36,7 +36,15 @@ def claim_anchor(paper_id: str, index: int) -> str:
 def show_value(value: Any, labels: tuple = ()) -> str:
     """A binding as `verify law` shows it: labelled tuple components when known."""
     if isinstance(value, list) and labels and len(labels) == len(value):
-        return "(" + ", ".join(f"{k}={v}" for k, v in zip(labels, value)) + ")"
+        return "(" + ", ".join(f"{k}={plain(v)}" for k, v in zip(labels, value)) + ")"
+    return plain(value)
+
+
+def plain(value: Any) -> str:
+    """A value of a JSON result as text: lists in brackets, numbers carried as strings
+    (high-precision decimals) without quotes."""
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
     return str(value)
 
 
@@ -51,8 +59,8 @@ def _counterexample(law: Any, cx: Mapping | None) -> dict | None:
             labels = {}
     bindings = [(name, show_value(v, labels.get(name, ())))
                 for name, v in (cx.get("bindings") or {}).items()]
-    return {"bindings": bindings, "lhs": str(cx.get("lhs")), "rhs": str(cx.get("rhs")),
-            "gap": None if cx.get("gap") is None else str(cx["gap"]),
+    return {"bindings": bindings, "lhs": plain(cx.get("lhs")), "rhs": plain(cx.get("rhs")),
+            "gap": None if cx.get("gap") is None else plain(cx["gap"]),
             "instance": dict(cx.get("instance") or {})}
 
 
@@ -68,8 +76,8 @@ def _floats(floats: Mapping | None) -> list[dict]:
                      "how": v.get("method") or v.get("note") or "",
                      "worst": worst,
                      "counterexample": None if not cx else
-                     {"bindings": str(cx.get("bindings")), "lhs": str(cx.get("lhs")),
-                      "rhs": str(cx.get("rhs"))}})
+                     {"bindings": str(cx.get("bindings")), "lhs": plain(cx.get("lhs")),
+                      "rhs": plain(cx.get("rhs"))}})
     return rows
 
 
