@@ -56,3 +56,22 @@ def test_stale_reasons_match_the_certifier(tmp_path):
     assert ours["moved.json"] == theirs["moved.json"] == (
         "changed: laws/core.py; missing: no/such.py")
     assert ours["nohash.json"] and theirs["nohash.json"]
+
+
+def test_rho_legend_sits_beside_the_points_and_edge_markers_are_whole():
+    """The legend of ρ per case once sat inside the axes over the points near ρ = 1;
+    the ρ = 0 markers sat on the axis edge, half over the row labels."""
+    from verify.report.plots import Plotter
+    plotter = Plotter()
+    rows = [f"case {i}" for i in range(8)]
+    svg = plotter.rho_per_row(rows, {"float16": [0.0] + [0.999] * 7,
+                                     "float32": [0.0] + [0.01] * 7}, "ρ", "ρ per case")
+    assert svg and "<svg" in svg
+    [ax] = plotter.fig.axes
+    legend = ax.get_legend().get_window_extent()
+    axes = ax.get_window_extent()
+    assert legend.x0 >= axes.x1 - 1, (legend, axes)             # right of the plot
+    assert legend.x1 <= plotter.fig.bbox.x1 + 1                   # and inside the figure
+    lo, _ = ax.get_xlim()
+    zero_x = min(min(c.get_offsets()[:, 0]) for c in ax.collections)
+    assert zero_x > lo                                            # not on the edge
