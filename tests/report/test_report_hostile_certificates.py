@@ -75,3 +75,23 @@ def test_rho_legend_sits_beside_the_points_and_edge_markers_are_whole():
     lo, _ = ax.get_xlim()
     zero_x = min(min(c.get_offsets()[:, 0]) for c in ax.collections)
     assert zero_x > lo                                            # not on the edge
+
+
+def test_a_site_goes_only_where_no_other_files_would_be_overwritten(tmp_path):
+    from verify.cli.report_cmd import check_site_dir
+    from verify.errors import BadInput
+    check_site_dir(str(tmp_path / "new"))                 # created
+    check_site_dir(str(tmp_path))                         # empty
+    (tmp_path / "index.html").write_text("<p>my own page</p>")
+    try:
+        check_site_dir(str(tmp_path))
+    except BadInput as exc:
+        assert "holds other files" in str(exc)
+    else:
+        raise AssertionError("a directory with the user's index.html was accepted")
+    site = tmp_path / "site"
+    write_site(site, [], None, None)
+    assert (site / ".lawcheck-report").is_file()
+    check_site_dir(str(site))                             # an earlier report: rewritten
+    (site / ".lawcheck-report").unlink()                  # one written before the marker
+    check_site_dir(str(site))

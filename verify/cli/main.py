@@ -277,6 +277,11 @@ def _main(argv: list[str] | None) -> int:
             check_out_dir(args.smt, "--smt")
         if getattr(args, "report", None) is not None:
             check_out_dir(args.report, "--report")
+        if args.command in ("report", "all"):
+            from verify.cli.report_cmd import check_site_dir
+            site = args.out if args.command == "report" else args.report
+            if site is not None:
+                check_site_dir(site, "--out" if args.command == "report" else "--report")
         certificates = getattr(args, "certificates", None)
         if certificates is not None and not Path(certificates).is_dir():
             raise BadInput(f"--certificates {certificates}: not a directory")
