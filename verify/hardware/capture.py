@@ -38,6 +38,7 @@ def _source_hash(fn) -> str:
 
 def _describe(jit, args: tuple, kwargs: dict) -> dict:
     import torch
+    import triton.language as tl
     fn = jit.fn
     params = list(inspect.signature(fn).parameters.values())
     options = {k: kwargs[k] for k in ("num_warps", "num_stages", "num_ctas") if k in kwargs}
@@ -56,6 +57,8 @@ def _describe(jit, args: tuple, kwargs: dict) -> dict:
             arg = {"kind": "int", "value": int(v)}
         elif isinstance(v, float):
             arg = {"kind": "float", "value": float(v)}
+        elif isinstance(v, tl.dtype):
+            arg = {"kind": "dtype", "value": v.name}
         elif isinstance(v, str):
             arg = {"kind": "str", "value": v}
         elif v is None:

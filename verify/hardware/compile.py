@@ -47,7 +47,7 @@ def signature(launch: dict) -> tuple[dict, dict]:
         name, kind, value = arg["name"], arg["kind"], arg.get("value")
         if arg["constexpr"]:
             sig[name] = "constexpr"
-            const[name] = value
+            const[name] = {"dtype": value} if kind == "dtype" else value
         elif kind == "tensor":
             sig[name] = "*" + _TORCH_TO_TRITON[value]
         elif kind == "bool":
@@ -56,9 +56,9 @@ def signature(launch: dict) -> tuple[dict, dict]:
             sig[name] = "i32" if -2 ** 31 <= value < 2 ** 31 else "i64"
         elif kind == "float":
             sig[name] = "fp32"
-        elif kind == "str":
+        elif kind in ("str", "dtype"):
             sig[name] = "constexpr"
-            const[name] = value
+            const[name] = value if kind == "str" else {"dtype": value}
         else:
             sig[name] = "constexpr"
             const[name] = None
@@ -181,7 +181,10 @@ def _compile_one(job: dict, tools: dict) -> dict:
     res = {k: job[k] for k in ("key", "name", "signature", "constexprs", "options", "arch")}
     try:
         fn = _load(job)
-        source = ASTSource(fn=fn, signature=job["signature"], constexprs=job["constexprs"])
+        import triton.language as tl
+        constexprs = {k: tl.dtype(v["dtype"]) if isinstance(v, dict) else v
+                      for k, v in job["constexprs"].items()}
+        source = ASTSource(fn=fn, signature=job["signature"], constexprs=constexprs)
         k = triton.compile(source,
                            target=GPUTarget("cuda", job["arch"], 32), options=dict(job["options"]))
     except Exception as exc:  # Triton's own message is the result

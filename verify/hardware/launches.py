@@ -6,17 +6,23 @@ and the kernel bodies skipped. Row kernels (those whose launch comes from
 from __future__ import annotations
 
 import copy
+import inspect
 
 from .capture import launch_id, recording
 
 ROW_SIZES = (1, 128, 256, 512, 1024, 2048, 4096, 8192)
 
 
-def _row_classes(spec, launches: list[dict]) -> list[dict]:
-    import importlib
+def _project_module(spec):
+    """The impls module a project kernel's spec comes from; None for a user's binding."""
+    module = inspect.getmodule(spec.run)
+    name = getattr(module, "__name__", "")
+    return module if name.startswith("impls.") else None
 
+
+def _row_classes(spec, launches: list[dict]) -> list[dict]:
     from impls import rows
-    module = importlib.import_module(f"impls.{spec.name}")
+    module = _project_module(spec)
     if getattr(module, "config", None) is not rows.config:
         return launches
     out = {launch_id(x): x for x in launches}
@@ -33,10 +39,13 @@ def _row_classes(spec, launches: list[dict]) -> list[dict]:
 
 
 def gpu_launches(spec, seed: int = 0) -> tuple[list[dict], list[str]]:
-    """(launches, problems) of a project KernelSpec on the GPU path, every dtype."""
+    """(launches, problems) of a KernelSpec on the GPU path, every dtype. A project
+    kernel runs its GPU cases with its GPU configuration chosen; a user's binding runs
+    its interpreter cases, and its wrapper chooses what it chooses here."""
     problems = []
-    with recording(execute=False, pretend_gpu=True) as launches:
-        for case in spec.cases(seed, "gpu"):
+    project = _project_module(spec) is not None
+    with recording(execute=False, pretend_gpu=project) as launches:
+        for case in spec.cases(seed, "gpu" if project else "triton-interpreter"):
             for dtype in spec.dtypes:
                 try:
                     spec.run(case, dtype)
