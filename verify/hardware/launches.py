@@ -6,7 +6,7 @@ and the kernel bodies skipped. Row kernels (those whose launch comes from
 from __future__ import annotations
 
 import copy
-import inspect
+import sys
 
 from .capture import launch_id, recording
 
@@ -14,10 +14,10 @@ ROW_SIZES = (1, 128, 256, 512, 1024, 2048, 4096, 8192)
 
 
 def _project_module(spec):
-    """The impls module a project kernel's spec comes from; None for a user's binding."""
-    module = inspect.getmodule(spec.run)
-    name = getattr(module, "__name__", "")
-    return module if name.startswith("impls.") else None
+    """The impls module a project kernel's spec is the KERNEL of; None for a user's
+    binding (its spec comes from the user's file)."""
+    module = sys.modules.get(f"impls.{spec.name}")
+    return module if getattr(module, "KERNEL", None) is spec else None
 
 
 def _row_classes(spec, launches: list[dict]) -> list[dict]:
