@@ -115,3 +115,25 @@ def test_compile_cli_bad_kernel_is_one_line_exit_2():
                          capture_output=True, text=True)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("verify: error: unknown kernel") and run.stderr.count("\n") == 1
+
+
+def test_a_gpu_certificate_with_an_over_accurate_exp_model_fails(monkeypatch):
+    """Certification on an sm_90a device: the planted model (exp correctly rounded)
+    fails the certificate and the note names the operation; the kernel's own model
+    passes."""
+    import dataclasses
+
+    import verify.hardware as hardware
+    monkeypatch.setattr(hardware, "_device_target", lambda: "sm_90a")
+    spec = impls.load("softmax")
+    planted = dataclasses.replace(spec, gpu_model=dict(
+        spec.gpu_model, exp=accuracy.claimed("exp", "correctly rounded", accuracy.U32)))
+    cert = {"pass": True, "notes": []}
+    hardware.attach(cert, planted, "gpu")
+    assert cert["pass"] is False
+    assert any("exp: the bound assumes" in n and "ex2.approx.f32" in n for n in cert["notes"])
+    assert not cert["compiled"]["sm_90a"]["ok"]
+    honest = {"pass": True, "notes": []}
+    hardware.attach(honest, spec, "gpu")
+    assert honest["pass"] is True and honest["compiled"]["sm_90a"]["ok"]
+    assert honest["compiled"]["sm_90a"]["constants"]["exp"]["instruction"] == "ex2.approx.f32"
