@@ -68,8 +68,22 @@ def profile_launches(launches: list[dict], model: dict, targets=tuple(TARGETS),
     return out
 
 
+_SECTIONS: dict[tuple, tuple] = {}
+
+
 def profile_for(spec, targets=tuple(TARGETS)) -> dict:
-    """The ``compiled`` section of a project kernel's certificate."""
+    """The ``compiled`` section of a kernel's certificate (computed once per spec object
+    and process; the compilations themselves are cached on disk)."""
+    import copy
+    key = (id(spec), tuple(targets))
+    if key in _SECTIONS and _SECTIONS[key][0] is spec:
+        return copy.deepcopy(_SECTIONS[key][1])
+    section = _profile_for(spec, targets)
+    _SECTIONS[key] = (spec, section)
+    return copy.deepcopy(section)
+
+
+def _profile_for(spec, targets) -> dict:
     launches, problems = gpu_launches(spec)
     out = profile_launches(launches, dict(getattr(spec, "gpu_model", {}) or {}), targets,
                            kernel=spec.name)
