@@ -78,7 +78,7 @@ class Randomized:
     claim: str = EXPECTATION
     p: float = 1.0
     draws: int = 4000
-    confidence: float = 0.99
+    confidence: float = 0.999
 
 
 @dataclass(frozen=True)
