@@ -130,15 +130,19 @@ def _promise(spec, npoints: int, worst: dict) -> str:
 
 
 def _counterexample(law: Law, point: tuple, inst, t: dict) -> dict:
+    """The point, the estimate (lhs: the sample mean, or the observed frequency of the
+    event) and the claim (rhs: the target, or the promised probability); ``interval``
+    is the half-width (expectation) or Hoeffding's upper bound (probability)."""
     names = [v.name for v in law.vars_for(inst)]
     bindings = {k: _plain(v) for k, v in zip(names, point, strict=True)}
     if law.randomized is not None and law.randomized.claim == EXPECTATION:
-        lhs = f"mean {t['mean']:.6g} ± {t['half_width']:.3g} (the estimator's)"
-        return {"bindings": bindings, "instance": dict(inst), "lhs": lhs,
-                "rhs": t["target"], "gap": abs(t["mean"] - t["target"])}
+        return {"bindings": bindings, "instance": dict(inst), "lhs": t["mean"],
+                "rhs": t["target"], "gap": abs(t["mean"] - t["target"]),
+                "interval": t["half_width"]}
     return {"bindings": bindings, "instance": dict(inst),
-            "lhs": f"P ≈ {t['successes']}/{t['draws']} ≤ {t['upper']:.4g}",
-            "rhs": f"≥ {law.randomized.p if law.randomized else '?'}", "gap": None}
+            "lhs": t["successes"] / t["draws"],
+            "rhs": law.randomized.p if law.randomized else None, "gap": None,
+            "interval": t["upper"]}
 
 
 def _plain(v: Any) -> Any:

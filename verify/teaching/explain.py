@@ -18,7 +18,7 @@ from typing import Any, Callable
 import mpmath
 
 from laws import REGISTRY, Law
-from laws.core import FAILS, FREE_MONOID
+from laws.core import FAILS, FREE_MONOID, PROBABILISTIC
 from laws.teaching import for_law
 from verify.decide import oracle
 from verify.engine.interp import Interpretation, _is_library, make_mpmath, unwrap
@@ -131,7 +131,7 @@ def _from_plain(x: Any) -> Any:
 
 def steps(law: Law, counterexample: dict) -> dict | None:
     """Both sides at the counterexample, every traced call with its value."""
-    if law.method == FREE_MONOID or not counterexample:
+    if law.method in (FREE_MONOID, PROBABILISTIC) or not counterexample:
         return None
     instance = counterexample.get("instance") or {}
     try:
@@ -232,7 +232,8 @@ def explain(law_id: str, check: bool = True) -> dict:
     result = check_law(law)
     doc["verdict"] = {k: result.get(k) for k in ("verdict", "ok", "method", "bound",
                                                  "assumptions", "reason", "cases",
-                                                 "counterexample", "seconds")}
+                                                 "counterexample", "seconds",
+                                                 "statistics")}
     if result.get("counterexample"):
         doc["verdict"]["steps"] = steps(law, result["counterexample"])
     doc["floats"] = _float_story(result.get("floats"))
