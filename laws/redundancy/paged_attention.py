@@ -5,13 +5,13 @@ from ..core import FAILS, Law, Property, Var
 from ..locality.sliding_window_attention import attention_row
 from .prefix_cache import attention_state
 
-B = 2        # tokens per block
-BLOCKS = 2   # logical blocks of the sequence (n = 4 tokens)
-POOL = 3     # physical blocks in the pool: the sequence's two and another sequence's one
+B = 1        # tokens per block
+BLOCKS = 3   # logical blocks of the sequence (n = 3 tokens)
+POOL = 4     # physical blocks in the pool: the sequence's three and another sequence's one
 
 
 def _vars(**_):
-    """The sequence's keys k0…k3 ((score, value) against one query) and the two keys of
+    """The sequence's keys k0…k2 ((score, value) against one query) and the key of
     another sequence that owns the remaining physical block."""
     return tuple(Var(f"k{j}", (2,), labels=("score", "value")) for j in range(B * BLOCKS)) \
         + tuple(Var(f"g{j}", (2,), labels=("score", "value")) for j in range(B))
@@ -54,10 +54,10 @@ BLOCK_TABLE = Law(
              "the kernel gathering keys through a per-sequence block table: vLLM's "
              "PagedAttention, FlashInfer's and TensorRT-LLM's paged KV caches",
     vars=_vars, lhs=paged, rhs=contiguous,
-    instances=({"write": (2, 0), "read": (2, 0)},),
-    bounded_by="4 tokens in 2 blocks of 2, a pool of 3 blocks (one owned by another "
-               "sequence), the block table (2, 0) (stored in reverse order, a gap between); "
-               "one query, one output column",
+    instances=({"write": (3, 0, 2), "read": (3, 0, 2)},),
+    bounded_by="3 tokens in 3 blocks of 1, a pool of 4 blocks (one owned by another "
+               "sequence), the block table (3, 0, 2) (out of order, around the other "
+               "sequence's block); one query, one output column",
     float_check=False,
     doc="The allocator writes logical block b to physical block table[b] of a pool "
         "whose remaining block holds another sequence's keys; the kernel reads each "
@@ -79,10 +79,10 @@ WRONG_ENTRY = Law(
     licenses="nothing: an entry that points at another sequence's block makes the kernel "
              "attend to that sequence's keys and values",
     vars=_vars, lhs=paged, rhs=contiguous,
-    instances=({"write": (2, 0), "read": (2, 1)},),
+    instances=({"write": (3, 0, 2), "read": (3, 1, 2)},),
     teaches="paged_attention.block_table", float_check=False,
     doc="The allocator wrote logical block 1 to physical block 0, the kernel's table says "
-        "1: physical block 1 holds the other sequence's keys, which are attended to in "
-        "place of tokens 2 and 3.")
+        "1: physical block 1 holds the other sequence's key, which is attended to in "
+        "place of token 1.")
 
 LAWS = [BLOCK_TABLE, WRONG_ENTRY]
