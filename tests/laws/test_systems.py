@@ -175,3 +175,30 @@ def test_explain_shows_a_statistical_verdict_and_its_refuted_near_miss():
     (anti,) = doc["anti_laws"]
     assert anti["id"] == "performer.no_positive_normalization"
     assert anti["verdict"] == "refuted" and anti["counterexample"]["bindings"]
+
+
+# --------------------------------------------------------------------------- papers
+def test_the_books_claims_about_these_systems_are_decided_by_their_laws():
+    """Each claim naming a law of the new families, decided from the verdicts the
+    catalog test expects (the verdicts themselves are tested there): none is refuted
+    or undecided, and one resting on a statistical verdict says so."""
+    from papers import PAPERS
+    from papers.claims import Claim
+    from test_catalog import EXPECTED
+    new = {law.id for law in REGISTRY if law.family in NEW_FAMILIES}
+
+    def verdict(law_id):
+        law = REGISTRY[law_id]
+        return {"verdict": EXPECTED[law_id], "ok": True, "expect": law.expect,
+                "bound": law.bounded_by, "cases": 200, "reason": "as expected"}
+    claims = [c for paper in PAPERS.values() for c in paper.claims
+              if isinstance(c, Claim) and new & set(c.laws)]
+    assert len(claims) >= 11
+    covered = {law_id.split(".")[0] for c in claims for law_id in c.laws}
+    assert set(NEW_FAMILIES) - covered <= {"beam_search", "grouped_query_attention",
+                                           "speculative_decoding", "tensor_parallel"}
+    for c in claims:
+        out = c.check(verdict)
+        assert out.verdict in ("confirmed", "conditional"), (c.text, out.evidence)
+        if any(EXPECTED[i] == "statistical" for i in c.laws):
+            assert out.verdict == "conditional" and "statistically" in out.evidence
