@@ -245,4 +245,17 @@ ENTRIES = [
          "Inside the chunk: h_t = l_t + (Π_{s≤t} a_s)·h_in."),
         "Mamba and Mamba-2 chunked scan kernels",
         "adding the carried state without its decay (mamba_chunked_scan.no_decay_carry)"),
+    Teaching(
+        "quadratic_recurrence",
+        "Which of the six properties does h_t = h_{t−1}² + x_t have? None: the book's "
+        "exercise asks for such a computation.",
+        "none of fixed size: a chunk's effect is a polynomial whose degree doubles per step",
+        ("Two steps compose to (h² + x₁)² + x₂, degree 4 in h; n steps to degree 2ⁿ, so "
+         "no summary of fixed size chunks it (unlike the affine h ↦ a·h + b).",
+         "Every h_t depends on every earlier x through the chain: no locality; nothing "
+         "is zero, repeated or invariant.",
+         "What remains is constant-factor work: keep h in registers, fuse the loop."),
+        "",
+        "summarizing two steps as one step of the same form "
+        "(quadratic_recurrence.closed_summary)"),
 ]

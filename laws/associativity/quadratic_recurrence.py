@@ -18,7 +18,7 @@ CLOSED_SUMMARY = Law(
     vars=(Var("h"), Var("x1"), Var("x2")),
     lhs=lambda h, x1, x2: step(step(h, x1), x2),
     rhs=lambda h, x1, x2: step(h, x1 * x1 + x2),
-    float_check=False,
+    float_check=False, teaches="linear_recurrence.associative",
     doc="The contrast with h_t = a_t·h_{t−1} + b_t: affine maps compose into affine maps "
         "(two numbers per chunk, the linear_recurrence monoid), quadratic maps do not "
         "compose into quadratic maps. The summary that does exist — the composed "
