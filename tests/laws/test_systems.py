@@ -196,7 +196,8 @@ def test_the_books_claims_about_these_systems_are_decided_by_their_laws():
     assert len(claims) >= 11
     covered = {law_id.split(".")[0] for c in claims for law_id in c.laws}
     assert set(NEW_FAMILIES) - covered <= {"beam_search", "grouped_query_attention",
-                                           "speculative_decoding", "tensor_parallel"}
+                                           "speculative_decoding", "tensor_parallel",
+                                           "quadratic_recurrence"}
     for c in claims:
         out = c.check(verdict)
         assert out.verdict in ("confirmed", "conditional"), (c.text, out.evidence)
