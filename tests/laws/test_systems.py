@@ -203,3 +203,22 @@ def test_the_books_claims_about_these_systems_are_decided_by_their_laws():
         assert out.verdict in ("confirmed", "conditional"), (c.text, out.evidence)
         if any(EXPECTED[i] == "statistical" for i in c.laws):
             assert out.verdict == "conditional" and "statistically" in out.evidence
+
+
+def test_rotary_is_exact_at_rational_points_of_the_unit_circle():
+    """The witness check's grid meets c² + s² = 1 only at (±1, 0), (0, ±1): here the
+    original sides run on Pythagorean points, exactly in rationals, at every instance
+    and a few more positions."""
+    from fractions import Fraction as F
+    law = REGISTRY["rotary.relative_position"]
+    rng = np.random.default_rng(11)
+    circle = [(F(3, 5), F(4, 5)), (F(5, 13), F(-12, 13)), (F(-8, 17), F(15, 17))]
+    for inst in law.instances + ({"m": 3, "n": 0, "t": 4},):
+        for f1 in circle:
+            for f2 in circle:
+                q = [F(int(v), 7) for v in rng.integers(-20, 20, 4)]
+                k = [F(int(v), 3) for v in rng.integers(-20, 20, 4)]
+                assert law.lhs(q, k, f1, f2, **inst) == law.rhs(q, k, f1, f2, **inst)
+    bad = REGISTRY["rotary.query_only"]
+    assert bad.lhs(q, k, circle[0], circle[1], m=0, n=1, t=1) != \
+        bad.rhs(q, k, circle[0], circle[1], m=0, n=1, t=1)
