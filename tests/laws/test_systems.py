@@ -222,3 +222,16 @@ def test_rotary_is_exact_at_rational_points_of_the_unit_circle():
     bad = REGISTRY["rotary.query_only"]
     assert bad.lhs(q, k, circle[0], circle[1], m=0, n=1, t=1) != \
         bad.rhs(q, k, circle[0], circle[1], m=0, n=1, t=1)
+
+
+@pytest.mark.parametrize("law_id", ["ring_allreduce.dropped_chunk",
+                                    "speculative_decoding.no_renormalization",
+                                    "ring_attention.no_rescale"])
+def test_near_misses_whose_helpers_take_keywords_are_traced_step_by_step(law_id):
+    from verify.teaching.explain import steps
+    law = REGISTRY[law_id]
+    r = check_law(law, floats=False)
+    st = steps(law, r["counterexample"])
+    assert "note" not in st and st["lhs"] != st["rhs"], st
+    calls = st["calls"]["lhs"] + st["calls"]["rhs"]
+    assert any("=" in c["call"] for c in calls), calls   # the keyword is shown

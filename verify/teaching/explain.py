@@ -76,9 +76,10 @@ class _TracingMP(Interpretation):
             if key not in self._wrapped:
                 name = self.targets[key]
 
-                def traced(*args, _f=out, _name=name):
-                    value = _f(*args)
-                    self.calls.append((_name, args, value))
+                def traced(*args, _f=out, _name=name, **kwargs):
+                    value = _f(*args, **kwargs)
+                    shown = args + tuple(f"{k}={v}" for k, v in kwargs.items())
+                    self.calls.append((_name, shown, value))
                     return value
                 self._wrapped[key] = traced
                 self._keep.append(inner)
