@@ -5,9 +5,10 @@ its time at each GPU's memory bandwidth and tensor-core / FP32 peak.
 Peaks (dense, no sparsity; vendor datasheets): H100 SXM5 — 3.35 TB/s HBM3, 989 TFLOP/s
 BF16/FP16 and 494 TF32 tensor core, 67 TFLOP/s FP32 (NVIDIA H100 Tensor Core GPU
 datasheet); H200 SXM — 4.8 TB/s HBM3e, same compute as H100 SXM (NVIDIA H200 datasheet);
-B200 — 8 TB/s HBM3e, 2.25 PFLOP/s BF16/FP16, 1.1 PFLOP/s TF32 dense tensor core, 75
-TFLOP/s FP32 (NVIDIA DGX B200 / HGX B200 datasheet, per GPU). Figures are the vendor's
-peak, not measured; the floor is max(bytes / bandwidth, flops / peak)."""
+B200 (HGX, 1000 W) — 8 TB/s HBM3e, 2.25 PFLOP/s BF16/FP16 and 1.1 PFLOP/s TF32 dense
+tensor core, 80 TFLOP/s FP32 (NVIDIA's Blackwell architecture brief, HGX B200 per-GPU
+table). Figures are the vendor's peak, not measured; the floor is
+max(bytes / bandwidth, flops / peak)."""
 from __future__ import annotations
 
 PEAKS = {
@@ -16,7 +17,7 @@ PEAKS = {
     "H200": {"target": "sm_90a", "bytes_per_s": 4.8e12, "tensor_f16": 989e12,
              "tensor_tf32": 494e12, "fp32": 67e12},
     "B200": {"target": "sm_100a", "bytes_per_s": 8.0e12, "tensor_f16": 2.25e15,
-             "tensor_tf32": 1.1e15, "fp32": 75e12},
+             "tensor_tf32": 1.1e15, "fp32": 80e12},
 }
 # The shape each kernel's GPU benchmark uses (impls/<name>.py ``_bench("gpu")``).
 SHAPES = {
