@@ -221,7 +221,8 @@ def _reduction_length(case) -> int:
 # --------------------------------------------------------------------------- certify
 def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
             strict: bool = True, check_laws: bool = True,
-            law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict:
+            law_results: Mapping[str, Mapping[str, Any]] | None = None,
+            compiled: bool = True) -> dict:
     """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
 
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
@@ -290,6 +291,9 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     cert = _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                      dtype_info, formula, oracle_meta, started, covered)
     cert["merge_trees"] = trees
+    if compiled:
+        from verify import hardware
+        hardware.attach(cert, spec, backend)
     return cert
 
 
@@ -572,7 +576,8 @@ def planted_results(spec, backend: str, seed: int = 0,
     results = {}
     for name, run in spec.planted.items():
         variant = dataclasses.replace(spec, run=run, planted={})
-        cert = certify(variant, backend, seed=seed, dtypes=dtypes, check_laws=False)
+        cert = certify(variant, backend, seed=seed, dtypes=dtypes, check_laws=False,
+                       compiled=False)
         cert["planted"] = name
         results[name] = cert
     return results

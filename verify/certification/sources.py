@@ -37,7 +37,12 @@ CERTIFIER = "verify.certification"           # followed at module level only
 # The comparison, its test power (imported lazily, yet it can fail a certificate), the
 # coverage and tightness figures and the backend's exactness.
 CERTIFIER_MODULES = ("verify.certification.certify", "verify.certification.power",
-                     "verify.certification.contract", "verify.certification.fidelity")
+                     "verify.certification.contract", "verify.certification.fidelity",
+                     # the compiled section (imported lazily by certify.py)
+                     "verify.hardware", "verify.hardware.accuracy", "verify.hardware.ptx",
+                     "verify.hardware.profile", "verify.hardware.launches",
+                     "verify.hardware.capture", "verify.hardware.compile",
+                     "verify.hardware.perf")
 # A binding's bound, oracle and cases come from these (imported lazily by binding.py).
 BINDING_MODULES = ("verify.certification.binding", "verify.certification.references",
                    "verify.cases")
