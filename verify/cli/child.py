@@ -25,7 +25,8 @@ def _run(request: dict, mark_running: Callable[[], None]) -> Any:
     if request["kind"] == "audit":
         fn, label = api.load_function(target)
         mark_running()
-        return api.audit(fn, request.get("example"), policy, label=label).to_json()
+        return api.audit(fn, request.get("example"), policy, label=label,
+                         domains=request.get("domains")).to_json()
     if request["kind"] == "exercise":
         api.exercise(request["name"])  # an unknown name before the file is loaded
         return api.check_exercise(request["name"], target, ready=mark_running)

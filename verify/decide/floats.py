@@ -21,6 +21,7 @@ import torch
 
 from laws.core import Law, Var
 from verify.decide import fpproof, oracle
+from verify.engine import domains
 from verify.engine.interp import make_torch
 from verify.engine.shapes import flatten, shape_like
 
@@ -48,19 +49,7 @@ def _component(domain: str, n: int, dtype: torch.dtype, rng: np.random.Generator
           np.where(kind == 2, 1e4 + normal,
           np.where(kind == 3, np.sign(normal) * 10.0 ** rng.uniform(-top, top, n),
           np.where(kind == 4, big, normal)))))
-    if domain == "positive":
-        out = np.abs(out) + 1e-3
-    elif domain == "nonneg":
-        out = np.abs(out)
-    elif domain == "integer":
-        out = np.round(np.clip(out, -1e6, 1e6))
-    elif domain == "natural":
-        out = np.round(np.abs(np.clip(out, -1e6, 1e6)))
-    elif domain == "unit":
-        out = rng.uniform(0, 1, n)
-    elif domain == "small":
-        out = rng.integers(0, 4, n).astype(float)
-    return out
+    return domains.get(domain).clamp(out, rng)
 
 
 def _inputs(vars_: tuple[Var, ...], dtype: torch.dtype, rng: np.random.Generator):
