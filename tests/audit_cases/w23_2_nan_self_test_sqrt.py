@@ -1,4 +1,4 @@
-# expect: kind=binary commutative=proved|tested|unknown associative=proved|tested|unknown idempotent=proved|tested|unknown
+# expect: kind=binary commutative=proved|tested|unknown associative=proved|tested|unknown idempotent=proved|tested|unknown separable=refuted|unknown|error
 # np.sqrt of a negative is NaN, and NaN ≠ NaN: f(a, b) = a where a ≥ b, else b, which is
 # max(a, b). Deciding r == r as True makes it the left projection (not commutative).
 import numpy as np

@@ -1,4 +1,4 @@
-# expect: kind=binary commutative=proved|tested associative=proved|tested
+# expect: kind=binary commutative=proved|tested associative=proved|tested idempotent=refuted
 import math
 
 

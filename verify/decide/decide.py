@@ -62,6 +62,8 @@ def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
     values = out.pop("_values", None)
     if out["verdict"] == REFUTED and values is not None:
         _replay(law, out, values)
+        if out["verdict"] != REFUTED:
+            values = None
     if out["verdict"] == PROVED:
         out["bound"] = None  # an unbounded proof (the method names any bounded part)
     out["ok"] = agrees(law.expect, out["verdict"])
@@ -84,7 +86,7 @@ def _replay(law: Law, out: dict, values) -> None:
     except Exception as exc:  # the function cannot run by plain Python at the point
         ok, why = False, f"plain Python could not run it ({type(exc).__name__}: {exc})"
     if not ok:
-        out.update(verdict=UNKNOWN, reason="; ".join(
+        out.update(verdict=UNKNOWN, counterexample=None, reason="; ".join(
             r for r in (out.get("reason"), "the counterexample "
                         f"{out['counterexample']['bindings']} does not replay: {why}") if r))
 

@@ -19,12 +19,14 @@ are) on
   *opaque*: its bound no longer covers everything.
 
 Only code written for Triton (``tl.*`` inside ``@triton.jit`` functions, which plain
-Python cannot call) runs through the numpy interpretation instead, on float64 lanes
-with IEEE division (``x / 0`` is ±∞ or NaN, as on the device); such a run is opaque.
+Python cannot call) runs through interpretations instead: exactly through the exact
+interpretation where it stays rational, else through the numpy interpretation on
+float64 lanes with IEEE division (``x / 0`` is ±∞ or NaN, as on the device), an opaque
+run. Triton code cannot write Python state, so a copy of it computes what it computes.
 
 ``judge`` says what one point shows: ``differ`` (certain: exact, or beyond the running
 bound of a run that is not opaque), ``gross`` (an opaque run whose sides differ beyond
-2⁻³⁰ of their size and beyond the bound: needs a second opinion), ``agree`` or
+2⁻³⁰ of the largest of the sides, the inputs and 1: needs a second opinion), ``agree`` or
 ``undecided`` (Python raises there, a branch within rounding, an overflow).
 ``confirms`` is the replay every refutation passes before it is shown.
 """
@@ -92,14 +94,28 @@ def run_exact(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> 
             lhs, rhs, _ = _call(law, vals, instance)
     except (ZeroDivisionError, ValueError) as exc:
         if _from_triton(exc):
-            return None
+            return _exact_lanes(law, values, instance)
         raise
-    except Exception:
-        return None
+    except Exception as exc:
+        return _exact_lanes(law, values, instance) if _from_triton(exc) else None
     if len(lhs) != len(rhs) or not all(
             isinstance(x, (int, Fraction)) for x in lhs + rhs):
         return None
     return Sides(lhs, rhs, [0.0] * len(lhs), exact=True)
+
+
+def _exact_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides | None:
+    """Triton code on Fractions, through the exact interpretation (its ``tl`` words
+    read as rational operations); None where it is not rational."""
+    from verify.decide.oracle import exact_sides
+    try:
+        found = exact_sides(law, values, instance)
+    except (ZeroDivisionError, ValueError):
+        return None  # on the device x / 0 is ±∞ or NaN: the lanes decide
+    if found is None:
+        return None
+    lhs, rhs = found
+    return Sides(list(lhs), list(rhs), [0.0] * len(lhs), exact=True, lanes=True)
 
 
 def _as_float(x: Any, dom: str, raw: bool = False) -> Any:
@@ -151,7 +167,8 @@ def _run_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Side
     vals = [shape_like(v, [np.float64(float(x)) for x in flatten(val)])
             for v, val in zip(law.vars_for(instance), values)]
     overflow = False
-    with np.errstate(over="raise", divide="ignore", invalid="ignore", under="ignore"):
+    # overflow and underflow leave the format's accuracy behind: the point is undecided
+    with np.errstate(over="raise", divide="ignore", invalid="ignore", under="raise"):
         try:
             lhs = flatten(_NUMPY.rebind(law.lhs)(*vals, **instance))
             rhs = flatten(_NUMPY.rebind(law.rhs)(*vals, **instance))
@@ -185,7 +202,19 @@ def _nan(x: Any) -> bool:
     return isinstance(x, float) and x != x
 
 
-def _compare_sides(s: Sides) -> Seen:
+def _scale(values: list[Any]) -> float:
+    """The size an opaque run's rounding is measured against: the largest input and 1
+    (constants such as exp(0) = 1 meet the inputs: log(exp(x)) at x = 5e-324 is 0)."""
+    out = 1.0
+    for x in flatten(values):
+        try:
+            out = max(out, abs(float(x)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return out
+
+
+def _compare_sides(s: Sides, scale: float = 1.0) -> Seen:
     verdict = "agree"
     for a, b, e in zip(s.lhs, s.rhs, s.errors):
         a, b = _num(a), _num(b)
@@ -208,7 +237,7 @@ def _compare_sides(s: Sides) -> Seen:
             continue
         if not s.opaque:
             verdict = "differ"
-        elif d > GROSS * max(abs(a), abs(b)):
+        elif d > GROSS * max(abs(a), abs(b), scale):
             verdict = "gross" if verdict != "differ" else verdict
     return Seen(verdict, s)
 
@@ -239,7 +268,7 @@ def judge(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
         return Seen("undecided", s, "a branch was taken within rounding")
     if s.overflow:
         return Seen("undecided", s, "a finite operation overflowed")
-    return _compare_sides(s)
+    return _compare_sides(s, _scale(values))
 
 
 def floats_exact(values: list[Any]) -> bool:
@@ -302,3 +331,14 @@ def pre_holds(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
     except Exception as exc:  # Triton code: the oracle's reading of it stands
         return True if _from_triton(exc) else None
     return None if watch.uncertain else all(conds)
+
+
+def finite_sides(sides: Sides | None) -> bool:
+    """Whether every component of both sides is a finite number."""
+    if sides is None:
+        return False
+    for x in sides.lhs + sides.rhs:
+        x = _num(x)
+        if isinstance(x, float) and not math.isfinite(x):
+            return False
+    return True

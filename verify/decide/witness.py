@@ -256,9 +256,13 @@ def _plain(law: Law, instance, ctx, vars_, base, conditions, points, out, t0) ->
             with mpmath.workprec(oracle.PREC):
                 again, _, _ = _compare(law, values, instance)
             if again != "differ":
-                if out.get("conflict") is None and _meets(ctx, vars_, base, conditions,
-                                                          values):
+                # a NaN or ∞ only the float run has is the format's limit (overflow,
+                # underflow into log 0); finite sides that differ grossly are not
+                if pyrun.finite_sides(seen.sides) and out.get("conflict") is None and \
+                        _meets(ctx, vars_, base, conditions, values):
                     out["conflict"] = _detail(vars_, values, seen, kind)
+                else:
+                    py["undecided"] += 1
                 continue
         if not _meets(ctx, vars_, base, conditions, values):
             out["excluded_disagreements"] += 1
