@@ -21,7 +21,7 @@ import torch
 
 from laws.core import Law, Var
 from verify.decide import fpproof, oracle
-from verify.engine import domains
+from verify.engine import domains as kinds
 from verify.engine.interp import make_torch
 from verify.engine.shapes import flatten, shape_like
 
@@ -49,7 +49,7 @@ def _component(domain: str, n: int, dtype: torch.dtype, rng: np.random.Generator
           np.where(kind == 2, 1e4 + normal,
           np.where(kind == 3, np.sign(normal) * 10.0 ** rng.uniform(-top, top, n),
           np.where(kind == 4, big, normal)))))
-    return domains.get(domain).clamp(out, rng)
+    return kinds.get(domain).clamp(out, rng)
 
 
 def _inputs(vars_: tuple[Var, ...], dtype: torch.dtype, rng: np.random.Generator):

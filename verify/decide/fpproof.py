@@ -26,12 +26,12 @@ import z3
 
 from laws.core import Law
 from verify.decide.query import Query
-from verify.engine import domains
+from verify.engine import domains as kinds
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
-REAL_DOMAINS = {d for d in domains.NAMES if not domains.get(d).integer}
+REAL_DOMAINS = {d for d in kinds.NAMES if not kinds.get(d).integer}
 TIMEOUT_MS = 800
 MAX_INPUTS = 10           # scalar inputs; larger laws bit-blast too slowly to be worth it
 METHOD = "z3 IEEE floating-point proof (round to nearest even, finite non-NaN inputs)"
@@ -139,7 +139,7 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
         comps = []
         for label, dom in zip(component_names(v), v.component_domains()):
             x = z3.FP(label, sort)
-            facts += domains.get(dom).fp_facts(x, sort)
+            facts += kinds.get(dom).fp_facts(x, sort)
             comps.append(x)
             symbols.append(x)
         values.append(shape_like(v, comps))
