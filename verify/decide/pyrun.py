@@ -138,6 +138,10 @@ def run_float(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
     try:
         with watching(_literals([law.lhs, law.rhs])) as watch:
             lhs, rhs, bound = _call(law, vals, instance)
+    except TypeError as exc:
+        if "Tensor" not in str(exc):
+            raise
+        return _run_tensors(law, values, instance)
     except Exception as exc:
         if not _from_triton(exc):
             raise
@@ -180,6 +184,19 @@ def _run_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Side
 
 
 _NUMPY: Any = None
+
+
+def _run_tensors(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides:
+    """Code written for torch tensors (``torch.exp`` refuses a float): the original
+    function on 0-d float64 tensors, an opaque run; non-finite results from finite
+    inputs are the format's limits (the point is then undecided)."""
+    import torch
+    vals = [shape_like(v, [torch.tensor(float(x), dtype=torch.float64) for x in flatten(val)])
+            for v, val in zip(law.vars_for(instance), values)]
+    lhs, rhs, _ = _call(law, vals, instance)
+    conv = [[x.item() if isinstance(x, torch.Tensor) else x for x in side]
+            for side in (lhs, rhs)]
+    return Sides(conv[0], conv[1], [0.0] * len(conv[0]), opaque=True)
 
 
 # ----------------------------------------------------------------------------- judging
