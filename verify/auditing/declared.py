@@ -1,7 +1,8 @@
 """The domains a user states for an audited function's parameters.
 
 Two ways, the second overriding the first: a parameter annotation (``float`` is
-``real``, ``int`` is ``integer``, a string names a domain: ``def f(n: "natural", x)``),
+``real``, ``int`` is ``integer``, a string names a domain: ``def f(n: "natural", x)``,
+as does ``Annotated[float, "natural"]``),
 and ``--domain NAME=KIND`` on the command line (``domains={"n": "natural"}`` in the
 API). A kind that is not one of ``verify.engine.domains.NAMES``, or a name that is no
 parameter, is bad input (``AuditError``). The parameters that make up one law variable
@@ -27,6 +28,9 @@ def _kind(fn_name: str, param: str, annotation: Any) -> str | None:
         return None
     if annotation in _TYPES:
         return _TYPES[annotation]
+    for meta in getattr(annotation, "__metadata__", ()):  # Annotated[float, "positive"]
+        if isinstance(meta, str):
+            return _kind(fn_name, param, meta)
     if isinstance(annotation, str):
         try:
             return domains.get(annotation).name

@@ -23,7 +23,8 @@ def cmd_audit(args) -> int:
     disagreement); 2 on bad input."""
     doc = sandbox.run({"kind": "audit", "target": args.target, "example": args.example,
                        "domains": _domains(args.domain), "policy": None}, args.timeout,
-                      f"auditing {args.target}")
+                      f"auditing {args.target}", load_timeout=args.load_timeout,
+                      memory_gib=args.memory)
     if args.json:
         emit_json(doc)
     else:

@@ -27,7 +27,7 @@ import time
 import traceback
 from typing import Any, Iterable
 
-from laws.core import EXACT, FREE_MONOID, HOLDS, SEARCH, Z3, Law
+from laws.core import EXACT, FREE_MONOID, HOLDS, PROBABILISTIC, SEARCH, Z3, Law
 from verify.decide import oracle, plain, pyrun, rational, witness
 from verify.decide.floats import float_verdicts
 from verify.decide.limits import TimeLimit, one_line, time_limit
@@ -60,7 +60,7 @@ def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
                        reason=f"the function could not be run ({type(exc).__name__}: "
                               f"{one_line(exc)})")
     values = out.pop("_values", None)
-    if out["verdict"] == REFUTED and values is not None:
+    if out["verdict"] == REFUTED and values is not None and law.method in (Z3, SEARCH):
         _replay(law, out, values)
         if out["verdict"] != REFUTED:
             values = None
@@ -103,7 +103,7 @@ def _blank(law: Law) -> dict[str, Any]:
 
 
 def _by_method(law: Law, policy: Policy) -> dict:
-    refused = plain.refusal(law) if law.method != FREE_MONOID else None
+    refused = plain.refusal(law) if law.method in (Z3, SEARCH) else None
     if refused:
         return {"method": "plain Python only", **plain.decide_plain(law, refused)}
     if law.method == FREE_MONOID:
@@ -112,6 +112,9 @@ def _by_method(law: Law, policy: Policy) -> dict:
         return _by_z3(law, policy)
     if law.method == SEARCH:
         return {"method": SEARCHER, "reason": law.reason, **_by_search(law, policy)}
+    if law.method == PROBABILISTIC:
+        from verify.decide.probabilistic import decide_randomized
+        return decide_randomized(law, policy)
     raise ValueError(f"unknown method {law.method!r}")
 
 
