@@ -125,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     au.add_argument("--example", metavar="ARGS",
                     help="one example call's arguments as a Python literal, e.g. "
                          "'((1.0, 2.0), (3.0, 4.0))', when the body does not tell the shapes")
+    au.add_argument("--domain", action="append", metavar="NAME=KIND",
+                    help="the domain of parameter NAME (real, positive, nonneg, integer, "
+                         "natural, unit, small); repeatable; over the annotations")
     timeout(au)
 
     c = cmd("certify", "certify kernels against their laws with error bounds")
