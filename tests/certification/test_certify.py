@@ -16,8 +16,11 @@ from impls import numerics
 from verify.jsonio import dumps
 from verify.certification import certify as cert_mod
 from verify.certification import links
-from verify.certification.certify import (BF16_NOTE, compare_exact, compare_float, certify,
-                            planted_results, stale_certificates, write_certificate)
+from verify.certification import sources
+from verify.certification.certify import BF16_NOTE, certify, write_certificate
+from verify.certification.comparison import compare_exact, compare_float
+from verify.certification.planting import planted_results
+from verify.certification.sources import stale_certificates
 
 BACKEND = running_backend()
 
@@ -364,8 +367,8 @@ def test_cmd_certify_refuses_inconsistent_links_before_running(fake_kernels, tmp
 
 # --------------------------------------------------------------------------- hashed sources
 def test_sources_follow_the_kernels_project_imports():
-    files = cert_mod.source_files(impls.load("softmax"))
-    for needed in ("impls/softmax.py", "impls/rows.py", "impls/numerics.py", "impls/spec.py",
+    files = sources.source_files(impls.load("softmax"))
+    for needed in ("impls/softmax.py", "impls/launch.py", "impls/numerics.py", "impls/spec.py",
                    "laws/associativity/combines.py", "laws/associativity/softmax.py",
                    "laws/associativity/extrema.py", "verify/certification/certify.py"):
         assert needed in files, needed
@@ -373,14 +376,14 @@ def test_sources_follow_the_kernels_project_imports():
 
 
 def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
-    """A copy of every hashed file in a temporary tree; editing impls/rows.py there (a
-    module softmax only imports) makes the softmax certificate stale."""
-    files = cert_mod.source_files(impls.load("softmax"))
+    """A copy of every hashed file in a temporary tree; editing impls/launch.py there (a
+    helper module softmax imports) makes the softmax certificate stale."""
+    files = sources.source_files(impls.load("softmax"))
     tree = tmp_path / "tree"
     for rel in files:
         (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(cert_mod.REPO_ROOT / rel, tree / rel)
-    hashed = cert_mod.hash_sources(files, tree)
+        shutil.copy(sources.REPO_ROOT / rel, tree / rel)
+    hashed = sources.hash_sources(files, tree)
     assert [f["path"] for f in hashed["files"]] == files and all(
         f["sha256"] for f in hashed["files"])
     out = tmp_path / "certs"
@@ -388,14 +391,14 @@ def test_touching_an_imported_helper_makes_the_certificate_stale(tmp_path):
     (out / "softmax.json").write_text(json.dumps(
         {"kernel": "softmax", "source_hash": hashed["sha256"], "sources": hashed["files"]}))
     assert stale_certificates(out, root=tree) == []
-    rows = tree / "impls" / "rows.py"
-    rows.write_text(rows.read_text() + "\n")
+    helper = tree / "impls" / "launch.py"
+    helper.write_text(helper.read_text() + "\n")
     stale = stale_certificates(out, root=tree)
-    assert [s["reason"] for s in stale] == ["changed: impls/rows.py"]
+    assert [s["reason"] for s in stale] == ["changed: impls/launch.py"]
 
 
 def test_a_binding_named_like_a_project_kernel_records_its_own_file():
-    files = cert_mod.source_files(make_spec(name="softmax"))
+    files = sources.source_files(make_spec(name="softmax"))
     assert "tests/certification/test_certify.py" in files and "impls/softmax.py" not in files
 
 
@@ -411,7 +414,7 @@ def test_project_kernel_hashes_every_file_its_result_depends_on():
     softmax = _kernel("softmax")
     from verify.certification.sources import source_files
     files = set(source_files(softmax.KERNEL))
-    assert {"impls/softmax.py", "impls/rows.py", "impls/numerics.py", "impls/buffers.py",
+    assert {"impls/softmax.py", "impls/launch.py", "impls/numerics.py", "impls/buffers.py",
             "laws/associativity/combines.py", "verify/certification/certify.py",
             "verify/certification/power.py", "verify/certification/contract.py",
             "verify/certification/fidelity.py", "verify/certification/guards.py"} <= files

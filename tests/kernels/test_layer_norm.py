@@ -8,7 +8,9 @@ import torch
 
 from impls import layer_norm as ln
 from impls.spec import Case, backend as running_backend, device
-from verify.certification.certify import certify, compare_float, planted_results
+from verify.certification.certify import certify
+from verify.certification.comparison import compare_float
+from verify.certification.planting import planted_results
 
 BACKEND = running_backend()
 SPEC = ln.KERNEL

@@ -10,7 +10,8 @@ from numpy.polynomial import legendre
 
 from impls import nbody as NB
 from impls.spec import backend, device
-from verify.certification.certify import certify, planted_results
+from verify.certification.certify import certify
+from verify.certification.planting import planted_results
 
 SPEC = NB.KERNEL
 

@@ -13,9 +13,11 @@ import os
 import sys
 from typing import Any, Iterable, Mapping
 
-from verify.certification.certify import BadInput, resolve_backend, write_certificate
+from verify.certification.certify import write_certificate
+from verify.certification.environment import choose_backend
 from verify.certification.isolate import ChildRunner, InProcessRunner
 from verify.certification.links import CrossLinkError
+from verify.errors import BadInput
 
 
 def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
@@ -39,7 +41,7 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
     if unknown:
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
                        f"(known: {', '.join(sorted(known)) or 'none'})")
-    backend = resolve_backend(backend or "auto")
+    backend = choose_backend(backend or "auto")
     runner = ChildRunner(time_limit_s) if isolate else InProcessRunner()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # kernels and libraries may print; stdout belongs to the report

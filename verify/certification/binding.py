@@ -28,8 +28,8 @@ What the spec gets:
   (``discover.py``); a combine refuted associative makes every case fail with the
   counterexample.
 
-``certify_binding`` runs ``certify`` and adds the test-power summary, failing the
-certificate when a trivial stand-in passes every case. ``load_binding("FILE.py:NAME")``
+``as_spec`` binds a kernel module's ``BoundKernel`` (impls/spec.py: the same arguments
+as data, so that impls/ imports nothing from verify/). ``load_binding("FILE.py:NAME")``
 loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME`` runs).
 """
 from __future__ import annotations
@@ -43,10 +43,12 @@ import numpy as np
 import torch
 
 from impls.numerics import cast_error, unit_roundoff
-from impls.spec import Case, KernelSpec, backend as current_backend, device as current_device
+from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
+                        device as current_device)
 from verify.certification import power as test_power
-from verify.certification import radius
+from verify.certification import bounds
 from verify.certification.radius_rounding import round_up
+from verify.cases import matrices, rows
 from verify.certification.references import Reference, lookup
 from verify import userfiles
 from verify.decide.limits import one_line
@@ -76,6 +78,7 @@ class Binding:
     describe: Callable[[str], dict] | None = None
     hand_bound: Callable | None = None
     derived_dtypes: tuple[str, ...] = ()
+    extra: Extra | None = None
 
     # run -------------------------------------------------------------------------
     def input_format(self, name: str, dtype: str) -> str:
@@ -103,7 +106,10 @@ class Binding:
             names = inspect.signature(fn).parameters
             kwargs = {k: v for k, v in self.options.items() if k in names}
             result = fn(*[args[k] for k in self.reference.inputs], **kwargs)
-        return self._match(result)
+        out = self._match(result)
+        if self.extra is not None:
+            out.update(self.extra.run(case, dtype, out))
+        return out
 
     def variant(self, fn: Callable) -> Callable[[Case, str], dict]:
         """A ``run`` for ``fn`` in place of the wrapper (a planted bug)."""
@@ -137,7 +143,7 @@ class Binding:
 
     def _inputs(self, case: Case, dtype: str | None) -> dict:
         """The case's inputs, those of a fixed format already balls stored in it."""
-        return {k: (radius.Ball.input(v, self.formats[k] if dtype else None)
+        return {k: (bounds.Ball.input(v, self.formats[k] if dtype else None)
                     if k in self.formats and isinstance(v, torch.Tensor) else v)
                 for k, v in case.inputs.items() if k in self.reference.inputs}
 
@@ -146,23 +152,25 @@ class Binding:
         return {k: v for k, v in case.inputs.items() if k in self.reference.inputs}
 
     def oracle(self, case: Case) -> dict:
-        values, radii, _ = radius.evaluate(self._reference_fn(), self._inputs(case, None),
-                                           radius.HOST64, None)
+        values, radii, _ = bounds.evaluate(self._reference_fn(), self._inputs(case, None),
+                                           bounds.HOST64, None)
         self.oracles[id(case)] = (case, values, radii)
         worst = max((float((r / v.abs().clamp(min=1e-300))[torch.isfinite(r) & (r > 0)]
                            .max()) if bool((torch.isfinite(r) & (r > 0)).any()) else 0.0)
                     for v, r in ((values[k], radii[k]) for k in radii)) if radii else 0.0
         out = {k: v for k, v in values.items() if k in self.returns}
+        if self.extra is not None:
+            out.update(self.extra.oracle(case))
         out["_oracle"] = {"method": "reference in float64 with a derived error radius "
                                     "(added to the bound)",
                           "max_relative_radius": worst}
         return out
 
-    def model(self, dtype: str | None = None, backend: str | None = None) -> radius.Model:
+    def model(self, dtype: str | None = None, backend: str | None = None) -> bounds.Model:
         """The model for ``dtype``; a model option given as a callable (``dot_input``
         by dtype) is called with the dtype."""
         options = {k: (v(dtype) if callable(v) else v) for k, v in self.model_options.items()}
-        return radius.model_for(backend or current_backend(), self.compute,
+        return bounds.model_for(backend or current_backend(), self.compute,
                                 block=self.block, **options)
 
     def uses_hand(self, dtype: str) -> bool:
@@ -181,7 +189,11 @@ class Binding:
         compute format, any reduction order) + the output's cast, u_out|ŷ| + η_out,
         when its format is coarser than the compute format + the float64 oracle's
         radius. For a dtype certified with the hand bound: that bound + the oracle's
-        radius (the hand bound's own oracle allowance then covers nothing, harmlessly)."""
+        radius (the hand bound's own oracle allowance then covers nothing, harmlessly).
+        Outputs beyond the reference's (``extra``) get their bounds from ``extra.bound``."""
+        if self.extra is not None:
+            everything = outputs
+            outputs = {k: v for k, v in outputs.items() if k in self.returns}
         cached = self.oracles.get(id(case))
         if cached is None or cached[0] is not case:
             self.oracle(case)
@@ -205,12 +217,14 @@ class Binding:
             test_power.check(case, outputs, {k: values[k] for k in bound}, bound,
                              naive_lower=lower, exact=exact))
         bound["_formula"] = formula
+        if self.extra is not None:
+            bound.update(self.extra.bound(case, dtype, everything, bound))
         return bound
 
     def _derived(self, case: Case, dtype: str, outputs: dict, r64: dict) -> dict:
         model = self.model(dtype)
         formats = self.reference.formats(dtype)
-        _, radii, flags = radius.evaluate(
+        _, radii, flags = bounds.evaluate(
             self._reference_fn(), self._inputs(case, dtype), model, dtype,
             out_formats={k: model.compute for k in formats})
         if flags:
@@ -275,7 +289,6 @@ def _cpu64(x: Any) -> torch.Tensor:
 
 
 def _default_cases(reference: Reference):
-    from verify.cases import matrices, rows
     if reference.cases == "matrices":
         return matrices()
     if reference.cases == "rows":
@@ -292,7 +305,8 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
          combine: Callable | None = None, planted: Mapping[str, Callable] | None = None,
          describe: Callable[[str], dict] | None = None, bench: Callable | None = None,
          hand_bound: Callable | None = None, derived_dtypes: tuple[str, ...] | None = None,
-         contract_classes: tuple[str, ...] = (), **options) -> KernelSpec:
+         contract_classes: tuple[str, ...] = (), extra: Extra | None = None,
+         **options) -> KernelSpec:
     """A ``KernelSpec`` for ``fn`` computing ``reference`` (a catalog name or a
     ``references.custom(...)``); ``options`` override the reference's conventions.
 
@@ -324,6 +338,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
                 hand_bound=hand_bound,
                 derived_dtypes=tuple(dtypes if derived_dtypes is None and hand_bound is None
                                      else derived_dtypes or ()),
+                extra=extra,
                 model_options={"dot_input": dot_input, "tensor_core": tensor_core})
     source = inspect.getsourcefile(fn) if inspect.isfunction(fn) else None
     return KernelSpec(
@@ -338,30 +353,37 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
 
 
 def binding_of(spec: KernelSpec) -> Binding:
-    """The binding behind ``spec``: its bound's owner, or the binding a bound function
-    that extends one names in its ``binding`` attribute (impls/int8_matmul.py)."""
-    return getattr(spec.bound, "__self__", None) or spec.bound.binding
+    """The binding behind ``spec`` (its bound is a method of it); ``TypeError`` for a
+    spec that was not made by ``bind``."""
+    owner = getattr(spec.bound, "__self__", None)
+    if not isinstance(owner, Binding):
+        raise TypeError(f"{spec.name} was not made by bind()")
+    return owner
 
 
-def certify_binding(spec: KernelSpec, backend: str, **kwargs) -> dict:
-    """``certify`` plus test power: per dtype the stand-ins' worst ρ; the certificate
-    fails when a trivial stand-in passes every case of a dtype."""
-    from verify.certification.certify import certify
-    b = binding_of(spec)
-    b.power.clear()
-    b.flags.clear()
-    cert = certify(spec, backend, **kwargs)
-    cert["power"] = {d: test_power.summary(checks) for d, checks in b.power.items()}
-    cert["bound_flags"] = dict(b.flags)
-    weak = {d: p["accepted_stand_ins"] for d, p in cert["power"].items() if p["weak"]}
-    if weak:
-        cert["pass"] = False
-        cert["notes"].append("the bound accepts trivial outputs, so the certificate proves "
-                             "nothing: " + "; ".join(f"{d}: {', '.join(v)}"
-                                                     for d, v in weak.items()))
-    if b.combines is not None:
-        cert["combines"] = b.combines["combines"]
-    return cert
+_BOUND: dict[int, tuple[BoundKernel, KernelSpec]] = {}
+
+
+def as_spec(kernel: KernelSpec | BoundKernel) -> KernelSpec:
+    """The ``KernelSpec`` of a kernel module's ``KERNEL``: a ``BoundKernel`` (data naming
+    its reference, options, block, formats) bound here, once per declaration."""
+    if isinstance(kernel, KernelSpec):
+        return kernel
+    if not isinstance(kernel, BoundKernel):
+        raise TypeError(f"expected a KernelSpec or a BoundKernel, got {type(kernel).__name__}")
+    cached = _BOUND.get(id(kernel))
+    if cached is not None and cached[0] is kernel:
+        return cached[1]
+    d = kernel.derived
+    spec = bind(kernel.wrapper, d.reference, kernel.cases, kernel.dtypes, outputs=d.outputs,
+                name=kernel.name, block=d.block, kernel=d.kernel, summary=kernel.summary,
+                dot_input=d.dot_input, tensor_core=d.tensor_core, formats=d.formats,
+                laws=kernel.laws, combine=kernel.combine, describe=kernel.algorithm,
+                bench=kernel.bench, hand_bound=kernel.hand_bound,
+                derived_dtypes=d.derived_dtypes, contract_classes=kernel.contract_classes,
+                extra=d.extra, **d.options)
+    _BOUND[id(kernel)] = (kernel, spec)
+    return spec
 
 
 # --------------------------------------------------------------------------- loading a file

@@ -32,12 +32,9 @@ case whose numbers only fp32 can hold), and the certificate lists the skips.
 """
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import math
 import os
-import platform
-import sys
 import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -45,58 +42,23 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, fidelity
+from verify.certification import contract, fidelity, power
+from verify.certification.binding import Binding, as_spec, binding_of
+from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
+from verify.certification.environment import (GPU, INTERPRETER,  # noqa: F401
+                                              device_description, normalize_backend,
+                                              versions)
 from verify.certification.guards import GuardedAllocator, watching
-from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
-                                          stale_certificates)  # noqa: F401  (re-exported)
+from verify.certification.sources import hash_sources, source_files
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
 from verify.jsonio import write_atomic
 
-GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
 _LAW_VERDICTS: dict[str, dict] = {}
 
 
-
-
-# --------------------------------------------------------------------------- environment
-def normalize_backend(name: str) -> str:
-    if name in (GPU, "cuda"):
-        return GPU
-    if name in (INTERPRETER, "interpreter", "cpu"):
-        return INTERPRETER
-    raise BadInput(f"unknown backend {name!r} (use gpu or triton-interpreter)")
-
-
-def device_description(backend: str) -> dict:
-    if backend == GPU and torch.cuda.is_available():
-        major, minor = torch.cuda.get_device_capability()
-        name = torch.cuda.get_device_name()
-        return {"name": name, "capability": f"{major}.{minor}",
-                "text": f"{name} (sm_{major}{minor})"}
-    return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)"}
-
-
-def versions() -> dict:
-    out = {"python": platform.python_version(), "torch": torch.__version__}
-    try:
-        import triton
-        out["triton"] = triton.__version__
-    except ImportError:
-        out["triton"] = None
-    try:
-        import z3
-        out["z3"] = z3.get_version_string()
-    except ImportError:
-        out["z3"] = None
-    try:
-        import mpmath
-        out["mpmath"] = mpmath.__version__
-    except ImportError:
-        out["mpmath"] = None
-    return out
 
 
 # --------------------------------------------------------------------------- laws
@@ -142,65 +104,7 @@ def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- comparing
-def _as_cpu64(value: Any) -> torch.Tensor:
-    t = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
-    return t.detach().to("cpu", torch.float64)
-
-
-def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
-    """Componentwise error and ρ of one float output; see the module docstring."""
-    o, r = _as_cpu64(out), _as_cpu64(oracle)
-    if o.shape != r.shape:
-        return {"ok": False, "rho": math.inf, "max_error": math.inf, "max_bound": None,
-                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
-    b = torch.broadcast_to(_as_cpu64(bound), r.shape)
-    if bool(torch.isnan(b).any()) or bool((b < 0).any()):
-        return {"ok": False, "rho": math.inf, "max_error": None, "max_bound": None,
-                "problem": "bound is NaN or negative"}
-    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
-    same = (o == r) | (o_nan & r_nan)
-    err = torch.where(same, torch.zeros_like(o), (o - r).abs())
-    nan_mismatch = o_nan ^ r_nan
-    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
-    ratio = torch.where(err == 0, torch.zeros_like(err),
-                        torch.where(torch.isinf(err) | (b == 0),
-                                    torch.full_like(err, math.inf), err / b))
-    rho = float(ratio.max()) if ratio.numel() else 0.0
-    finite_r = torch.isfinite(r) & (r != 0)
-    rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
-    worst = int(ratio.flatten().argmax()) if ratio.numel() else None
-    finite_b = b[torch.isfinite(b)]
-    return {
-        "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
-        "rho": rho,
-        "max_error": float(err.max()) if err.numel() else 0.0,
-        "max_bound": float(finite_b.max()) if finite_b.numel() else None,
-        "max_relative_error": float(rel.max()) if rel.numel() else 0.0,
-        "nan_mismatches": int(nan_mismatch.sum()),
-        "worst_index": (list(torch.unravel_index(torch.tensor(worst), r.shape))
-                        if worst is not None and r.dim() else None),
-        "elements": r.numel(),
-    }
-
-
-def compare_exact(out: Any, oracle: Any) -> dict:
-    o = out if isinstance(out, torch.Tensor) else torch.as_tensor(out)
-    r = oracle if isinstance(oracle, torch.Tensor) else torch.as_tensor(oracle)
-    o, r = o.detach().cpu(), r.detach().cpu()
-    if o.shape != r.shape:
-        return {"ok": False, "mismatches": None,
-                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
-    if o.is_floating_point() or r.is_floating_point():
-        o64, r64 = o.to(torch.float64), r.to(torch.float64)
-        same_sign = torch.signbit(o64) == torch.signbit(r64)  # −0.0 is not +0.0 here
-        equal = ((o64 == r64) & same_sign) | (torch.isnan(o64) & torch.isnan(r64))
-    else:
-        equal = o.to(torch.int64) == r.to(torch.int64)
-    mismatches = int((~equal).sum())
-    return {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
-
-
+# --------------------------------------------------------------------------- outputs
 def _outputs(d: Mapping[str, Any]) -> dict:
     return {k: v for k, v in d.items() if not k.startswith("_")}
 
@@ -230,6 +134,7 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     ``law_results``: verdicts the caller already has (``verify all`` passes the
     catalog's), by law id; only the laws it lacks are checked here."""
     from impls.spec import backend as running_backend
+    spec = as_spec(spec)
     backend = normalize_backend(backend)
     if backend != running_backend():
         raise BadInput(f"backend {backend} requested but kernels run on {running_backend()}")
@@ -354,8 +259,7 @@ def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     binding, or written by hand in the kernel's module; per dtype when a binding uses
     its kernel's hand bound for some dtypes only. A bound function that extends a
     binding's bound names it in its ``binding`` attribute."""
-    from verify.certification.binding import Binding
-    binding = getattr(spec.bound, "__self__", None) or getattr(spec.bound, "binding", None)
+    binding = getattr(spec.bound, "__self__", None)
     if isinstance(binding, Binding):
         kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
         first = next(iter(kinds.values()))
@@ -370,7 +274,6 @@ def _doc(fn) -> str | None:
 
 def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
                    info: Mapping[str, Any]) -> dict:
-    from verify.certification import power  # power compares with compare_float, defined here
     records, formula, power_checks = [], None, []
     worst_kernel: dict[str, float] = {}
     worst_naive: dict[str, float] = {}
@@ -564,20 +467,6 @@ def _naive_ratio(kernel: Mapping[str, float], naive: Mapping[str, float]) -> flo
     return max(ratios) if ratios else None
 
 
-# --------------------------------------------------------------------------- planted bugs
-def planted_results(spec, backend: str, seed: int = 0,
-                    dtypes: Iterable[str] | None = None) -> dict[str, dict]:
-    """Certify each planted variant of ``spec`` (same cases, ``run`` replaced). Every one
-    must come out with pass False."""
-    results = {}
-    for name, run in spec.planted.items():
-        variant = dataclasses.replace(spec, run=run, planted={})
-        cert = certify(variant, backend, seed=seed, dtypes=dtypes, check_laws=False)
-        cert["planted"] = name
-        results[name] = cert
-    return results
-
-
 # --------------------------------------------------------------------------- files
 def certificate_filename(cert: Mapping[str, Any]) -> str:
     return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
@@ -590,35 +479,22 @@ def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Pa
     return write_atomic(out / certificate_filename(cert), cert)
 
 
-# --------------------------------------------------------------------------- command line
-def resolve_backend(requested: str) -> str:
-    """"auto" | "gpu" | "interpreter" -> the backend kernels will run on, or BadInput."""
-    from impls import spec as kernel_spec
-    if requested == "auto":
-        return kernel_spec.backend()
-    if requested in (GPU, "cuda"):
-        if os.environ.get("TRITON_INTERPRET") == "1":
-            raise BadInput("gpu backend requested but TRITON_INTERPRET=1 forces the interpreter")
-        if not torch.cuda.is_available():
-            raise BadInput("gpu backend requested but CUDA is not available")
-        return GPU
-    if requested in ("interpreter", INTERPRETER):
-        if kernel_spec.backend() != INTERPRETER:
-            compiled = [m for m in sys.modules if m.startswith("impls.")
-                        and m not in ("impls.spec",)]
-            if compiled:
-                raise BadInput("interpreter requested after kernels were loaded for the GPU; "
-                               "set TRITON_INTERPRET=1 before starting")
-            os.environ["TRITON_INTERPRET"] = "1"
-        return INTERPRETER
-    raise BadInput(f"unknown backend {requested!r} (use auto, gpu or interpreter)")
-
-
-def certify_all(*args: Any, **kwargs: Any) -> list[dict]:
-    """Certify many kernels, each isolated in a child process: see
-    ``verify.certification.batch.certify_all``."""
-    from verify.certification.batch import certify_all as run_all
-    return run_all(*args, **kwargs)
-
-
-
+def certify_binding(spec, backend: str, **kwargs) -> dict:
+    """``certify`` plus the binding's own test power: per dtype the stand-ins' worst ρ;
+    the certificate fails when a trivial stand-in passes every case of a dtype."""
+    spec = as_spec(spec)
+    b = binding_of(spec)
+    b.power.clear()
+    b.flags.clear()
+    cert = certify(spec, backend, **kwargs)
+    cert["power"] = {d: power.summary(checks) for d, checks in b.power.items()}
+    cert["bound_flags"] = dict(b.flags)
+    weak = {d: p["accepted_stand_ins"] for d, p in cert["power"].items() if p["weak"]}
+    if weak:
+        cert["pass"] = False
+        cert["notes"].append("the bound accepts trivial outputs, so the certificate proves "
+                             "nothing: " + "; ".join(f"{d}: {', '.join(v)}"
+                                                     for d, v in weak.items()))
+    if b.combines is not None:
+        cert["combines"] = b.combines["combines"]
+    return cert
