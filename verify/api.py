@@ -258,7 +258,7 @@ def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | Non
     bugs, which must fail. ``out``: a directory to write the certificate file to
     (atomically). ``law_results`` reuses verdicts already computed (id → document).
     A named kernel runs in a child process, so a crash is a failing certificate."""
-    from verify.certification import batch, certify as C, planting
+    from verify.certification import batch, certify as C, document, planting
     from verify.certification.environment import choose_backend
     resolved = choose_backend(backend or "auto")
     if isinstance(kernel, str):
@@ -274,15 +274,10 @@ def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | Non
         cert = C.certify(kernel, resolved, seed=seed, law_results=law_results)
         if planted and kernel.planted:
             variants = planting.planted_results(kernel, resolved, seed=seed)
-            cert["planted"] = {name: {"caught": not v["pass"], "rho": v["rho"]}
-                               for name, v in variants.items()}
-            escaped = [name for name, v in variants.items() if v["pass"]]
-            if escaped:
-                cert["pass"] = False
-                cert.setdefault("notes", []).append(
-                    "planted bug(s) passed certification: " + ", ".join(escaped))
+            document.add_planted(cert, {name: document.caught(v)
+                                        for name, v in variants.items()})
     if out is not None and "source_hash" in cert:
-        cert["path"] = str(C.write_certificate(cert, out))
+        document.write(cert, out)
     return Certificate(to_plain(cert))
 
 

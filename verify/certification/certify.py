@@ -32,27 +32,20 @@ case whose numbers only fp32 can hold), and the certificate lists the skips.
 """
 from __future__ import annotations
 
-import inspect
 import math
-import os
 import time
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, fidelity, power
-from verify.certification.binding import Binding, as_spec, binding_of
+from verify.certification import contract, document, power
+from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
-from verify.certification.environment import (GPU, INTERPRETER,  # noqa: F401
-                                              device_description, normalize_backend,
-                                              versions)
+from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
-from verify.certification.sources import hash_sources, source_files
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
-from verify.jsonio import write_atomic
 
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
@@ -192,10 +185,8 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append(f"a combine fails under a merge tree a lowering may use: {first}")
     passed = numbers_pass and trees["pass"] and (not check_laws or _laws_pass(laws, strict))
 
-    cert = _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
-                     dtype_info, formula, oracle_meta, started, covered)
-    cert["merge_trees"] = trees
-    return cert
+    return document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
+                          dtype_info, formula, oracle_meta, started, covered, trees)
 
 
 def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -203,73 +194,6 @@ def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[s
     floats = ("float16", "bfloat16", "float32", "float64")
     return sorted({str(info.get("accumulate")) for info in dtype_info.values()
                    if info.get("status") == "certified" and info.get("accumulate") in floats})
-
-
-def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
-              notes: list[str], per_dtype: dict, dtype_info: dict, formula: Any,
-              oracle_meta: dict, started: float, covered: dict) -> dict:
-    """The certificate: what was certified, on what, the figures, the hashed sources.
-    ``cases.coverage`` lists the classes the cases cover, ``cases.contract_classes`` those
-    the kernel's contract requires and ``cases.missing_contract_classes`` the required
-    ones no case covers (contract.py); ``tightness`` the worst ρ per dtype and where;
-    ``backend_exactness`` what the backend computes exactly or more precisely than a
-    GPU (fidelity.py)."""
-    files = source_files(spec)
-    hashed = hash_sources(files)
-    rhos = [r["rho"] for r in per_dtype.values()]
-    errors = [r["max_error"] for r in per_dtype.values() if r["max_error"] is not None]
-    bounds = [r["max_bound"] for r in per_dtype.values() if r["max_bound"] is not None]
-    ratios = [r["naive_ratio"] for r in per_dtype.values() if r["naive_ratio"] is not None]
-    return {
-        "kernel": spec.name,
-        "summary": spec.summary,
-        "laws": laws,
-        "backend": backend,
-        "device": device_description(backend),
-        "dtypes": dtype_info,
-        "algorithm": spec.algorithm(backend),
-        "bound": {"formula": formula or _doc(spec.bound),
-                  "kind": _bound_kind(spec, list(per_dtype)),
-                  "max": max(bounds) if bounds else None},
-        "max_error": max(errors) if errors else None,
-        "rho": max(rhos) if rhos else None,
-        "expected": {d: r["expected"] for d, r in per_dtype.items()},
-        "naive_ratio": max(ratios) if ratios else None,
-        "power": {d: r["power"] for d, r in per_dtype.items()},
-        "tightness": contract.tightness(per_dtype),
-        "backend_exactness": fidelity.backend_exactness(spec, backend, dtype_info),
-        "cases": {"count": len(cases), "names": [c.name for c in cases],
-                  "coverage": covered["covered"],
-                  "contract_classes": covered["required"],
-                  "missing_contract_classes": covered["missing"]},
-        "oracle": oracle_meta.get("oracle", oracle_meta) or None,
-        "seed": seed,
-        "versions": versions(),
-        "source_hash": hashed["sha256"],
-        "sources": hashed["files"],
-        "pass": passed,
-        "notes": notes,
-        "per_dtype": per_dtype,
-        "elapsed_s": round(time.perf_counter() - started, 3),
-    }
-
-
-def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
-    """Which bound the certificate used: derived by the running error analysis of a
-    binding, or written by hand in the kernel's module; per dtype when a binding uses
-    its kernel's hand bound for some dtypes only. A bound function that extends a
-    binding's bound names it in its ``binding`` attribute."""
-    binding = getattr(spec.bound, "__self__", None)
-    if isinstance(binding, Binding):
-        kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
-        first = next(iter(kinds.values()))
-        return first if all(k == first for k in kinds.values()) else kinds
-    return f"hand-derived ({spec.name}'s own bound function)"
-
-
-def _doc(fn) -> str | None:
-    doc = inspect.getdoc(fn)
-    return doc.split("\n\n")[0] if doc else None
 
 
 def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
@@ -467,18 +391,6 @@ def _naive_ratio(kernel: Mapping[str, float], naive: Mapping[str, float]) -> flo
     return max(ratios) if ratios else None
 
 
-# --------------------------------------------------------------------------- files
-def certificate_filename(cert: Mapping[str, Any]) -> str:
-    return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
-
-
-def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Path:
-    """Write ``<kernel>.<backend>.json`` atomically (temporary file, then rename)."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    return write_atomic(out / certificate_filename(cert), cert)
-
-
 def certify_binding(spec, backend: str, **kwargs) -> dict:
     """``certify`` plus the binding's own test power: per dtype the stand-ins' worst ρ;
     the certificate fails when a trivial stand-in passes every case of a dtype."""
@@ -487,14 +399,6 @@ def certify_binding(spec, backend: str, **kwargs) -> dict:
     b.power.clear()
     b.flags.clear()
     cert = certify(spec, backend, **kwargs)
-    cert["power"] = {d: power.summary(checks) for d, checks in b.power.items()}
-    cert["bound_flags"] = dict(b.flags)
-    weak = {d: p["accepted_stand_ins"] for d, p in cert["power"].items() if p["weak"]}
-    if weak:
-        cert["pass"] = False
-        cert["notes"].append("the bound accepts trivial outputs, so the certificate proves "
-                             "nothing: " + "; ".join(f"{d}: {', '.join(v)}"
-                                                     for d, v in weak.items()))
-    if b.combines is not None:
-        cert["combines"] = b.combines["combines"]
+    document.add_binding_power(cert, {d: power.summary(checks) for d, checks in b.power.items()},
+                               dict(b.flags), b.combines)
     return cert
