@@ -81,7 +81,9 @@ def pair(name: str) -> tuple[KernelSpec, KernelSpec]:
     mod = _module(name)
     kernel = as_spec(mod.KERNEL)
     if isinstance(getattr(kernel.bound, "__self__", None), Binding):
-        everywhere = dataclasses.replace(binding_of(kernel), hand_bound=None)
+        binding = binding_of(kernel)
+        everywhere = dataclasses.replace(
+            binding, choice=dataclasses.replace(binding.choice, hand_bound=None))
         derived = dataclasses.replace(kernel, bound=everywhere.bound,
                                       oracle=everywhere.oracle)
         hand = dataclasses.replace(kernel, bound=mod.hand_bound, oracle=mod.hand_oracle)

@@ -395,10 +395,11 @@ def certify_binding(spec, backend: str, **kwargs) -> dict:
     """``certify`` plus the binding's own test power: per dtype the stand-ins' worst ρ;
     the certificate fails when a trivial stand-in passes every case of a dtype."""
     spec = as_spec(spec)
-    b = binding_of(spec)
-    b.power.clear()
-    b.flags.clear()
+    records = binding_of(spec).records
+    records.power.clear()
+    records.flags.clear()
     cert = certify(spec, backend, **kwargs)
-    document.add_binding_power(cert, {d: power.summary(checks) for d, checks in b.power.items()},
-                               dict(b.flags), b.combines)
+    document.add_binding_power(cert, {d: power.summary(checks)
+                                      for d, checks in records.power.items()},
+                               dict(records.flags), records.combines)
     return cert
