@@ -25,6 +25,7 @@ import importlib.util
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterable, Iterator
 
 from impls.spec import KernelSpec
@@ -90,17 +91,13 @@ def _execute(dotted: str, path: Path) -> Any:
 
 
 @contextlib.contextmanager
-def planted_spec(spec: KernelSpec, bug: str | Planted) -> Iterator[KernelSpec]:
-    """``spec`` with ``run`` taken from a copy of its source where the planted bug (a
-    row, or the name of one of ``planted_bugs(spec)``) is applied, and no planted bugs
-    of its own; the copy stays on disk while the context lasts."""
-    spec = as_spec(spec)
-    entry = planted_bugs(spec)[bug] if isinstance(bug, str) else bug
-    if not isinstance(entry, Planted):
-        yield dataclasses.replace(spec, run=entry, planted={})
-        return
-    relative = entry.path
-    text = edited_source(entry)
+def planted_module(spec: KernelSpec, row: Planted) -> Iterator[ModuleType]:
+    """The kernel's module executed from a copy of its source with ``row`` applied (for a
+    row in a module the kernel imports, that module's copy is what it imports); the
+    process's own modules are back in place before the body runs, and the copy stays
+    on disk while the context lasts."""
+    relative = row.path
+    text = edited_source(row)
     edited, kernel = _dotted(relative), _kernel_module(spec, relative)
     saved = {m: sys.modules.get(m) for m in (edited, kernel)}
     with tempfile.TemporaryDirectory(prefix="planted-") as scratch:
@@ -110,14 +107,27 @@ def planted_spec(spec: KernelSpec, bug: str | Planted) -> Iterator[KernelSpec]:
             module = _execute(edited, path)
             if kernel != edited:
                 module = _execute(kernel, PROJECT_ROOT / (kernel.replace(".", "/") + ".py"))
-            variant = dataclasses.replace(spec, run=as_spec(module.KERNEL).run, planted={})
         finally:
             for dotted, original in saved.items():
                 if original is None:
                     sys.modules.pop(dotted, None)
                 else:
                     sys.modules[dotted] = original
-        yield variant
+        yield module
+
+
+@contextlib.contextmanager
+def planted_spec(spec: KernelSpec, bug: str | Planted) -> Iterator[KernelSpec]:
+    """``spec`` with ``run`` taken from a copy of its source where the planted bug (a
+    row, or the name of one of ``planted_bugs(spec)``) is applied, and no planted bugs
+    of its own (``planted_module``); a user's variant function replaces ``run`` as is."""
+    spec = as_spec(spec)
+    entry = planted_bugs(spec)[bug] if isinstance(bug, str) else bug
+    if not isinstance(entry, Planted):
+        yield dataclasses.replace(spec, run=entry, planted={})
+        return
+    with planted_module(spec, entry) as module:
+        yield dataclasses.replace(spec, run=as_spec(module.KERNEL).run, planted={})
 
 
 def planted_results(spec: KernelSpec, backend: str, seed: int = 0,
