@@ -252,10 +252,10 @@ def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
 def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | None = None,
             planted: bool = True,
             law_results: Mapping[str, Mapping[str, Any]] | None = None) -> Certificate:
-    """Certify one kernel (a name in ``impls/`` or a ``KernelSpec``) on ``backend``
-    (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is imported): its
-    laws' verdicts, its error against the oracle divided by its bound, and its planted
-    bugs, which must fail. ``out``: a directory to write the certificate file to
+    """Certify one kernel (a name in ``impls/``, a ``KernelSpec`` or a ``BoundKernel``) on
+    ``backend`` (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is
+    imported): its laws' verdicts, its error against the oracle divided by its bound,
+    and its planted bugs, which must fail. ``out``: a directory to write the certificate file to
     (atomically). ``law_results`` reuses verdicts already computed (id → document).
     A named kernel runs in a child process, so a crash is a failing certificate."""
     from verify.certification import batch, certify as C, document, planting
@@ -265,14 +265,16 @@ def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | Non
         _resolve_kernels([kernel])
         with tempfile.TemporaryDirectory() as scratch:
             cert = batch.certify_all(backend=backend or "auto", out_dir=out or scratch,
-                                 seed=seed, progress=False, kernels=[kernel],
-                                 planted=planted, law_results=law_results)[0]
+                                     seed=seed, progress=False, kernels=[kernel],
+                                     planted=planted, law_results=law_results)[0]
         if out is None:
             cert.pop("path", None)
         return Certificate(to_plain(cert))
+    from verify.certification.binding import as_spec
+    kernel = as_spec(kernel)
     with _stdout_to_stderr():
         cert = C.certify(kernel, resolved, seed=seed, law_results=law_results)
-        if planted and kernel.planted:
+        if planted and planting.planted_bugs(kernel):
             variants = planting.planted_results(kernel, resolved, seed=seed)
             document.add_planted(cert, {name: document.caught(v)
                                         for name, v in variants.items()})

@@ -68,3 +68,15 @@ def test_the_api_and_the_command_line_share_the_choice():
         if 'environ["TRITON_INTERPRET"]' in text or "environ.pop(\"TRITON_INTERPRET\"" in text:
             setters.append(path.relative_to(ROOT).as_posix())
     assert setters == ["verify/certification/environment.py"]
+
+
+def test_api_certify_of_a_project_spec_runs_its_planted_bugs():
+    """A project kernel passed as a spec (here a BoundKernel, bound by the certifier)
+    gets the planted bugs of verify/certification/planted_bugs.py, each caught."""
+    import impls
+    import verify
+    backend = "gpu" if environment.running_backend() == environment.GPU else "interpreter"
+    doc = verify.certify(impls.load("scan"), backend=backend).to_json()
+    assert doc["pass"] is True, doc["notes"]
+    assert set(doc["planted"]) == {"wrong_merge_order", "carry_dropped"}
+    assert all(p["caught"] for p in doc["planted"].values())
