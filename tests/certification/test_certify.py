@@ -472,6 +472,10 @@ def test_backend_exactness_states_what_the_interpreter_does():
     attention, topk = _kernel("attention"), _kernel("topk")
     assert fidelity.kernel_ops(attention.KERNEL) == ["division", "dot", "exp", "sum"]
     assert fidelity.kernel_ops(topk.KERNEL) == []
+    # a bound kernel's run is its binding's method: its ops are its wrapper module's
+    from verify.certification.binding import as_spec
+    for name in ("matmul", "lora", "int8_matmul"):
+        assert fidelity.kernel_ops(as_spec(_kernel(name).KERNEL)) == ["dot"], name
     info = {"float16": {"accumulate": "float32", "status": "certified"},
             "float32": {"accumulate": "float32", "status": "certified"}}
     field = fidelity.backend_exactness(attention.KERNEL, BACKEND, info)
