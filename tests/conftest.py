@@ -21,3 +21,12 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 import sys  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def pytest_configure(config):
+    # A stage's time limit swallowed in a destructor (z3's objects free themselves in
+    # __del__) would let the stage run on unlimited: such a test fails instead of
+    # passing with a warning.
+    config.addinivalue_line(
+        "filterwarnings",
+        "error:(?s).*TimeLimit:pytest.PytestUnraisableExceptionWarning")

@@ -77,8 +77,9 @@ def import_file(path: str, prefix: str, *, prints_to: io.TextIOBase | None = Non
             spec.loader.exec_module(module)
     except Exception as exc:  # the user's file failed at import: its error, one line
         sys.modules.pop(modname, None)
-        raise error(f"{path}: importing the file failed: {type(exc).__name__}: "
-                    f"{one_line(exc)}") from None
+        what = one_line(exc) if isinstance(exc, BadInput) else \
+            f"{type(exc).__name__}: {one_line(exc)}"  # a BadInput says what it is
+        raise error(f"{path}: importing the file failed: {what}") from None
     finally:
         if added and folder in sys.path:
             sys.path.remove(folder)

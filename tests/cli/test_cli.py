@@ -66,11 +66,18 @@ def test_papers_json():
 
 
 @pytest.mark.slow
-def test_all_json_is_one_document_covering_six_properties():
-    p = run("all", "--no-certify", "--json", "--jobs", "2")
+def test_all_json_is_one_document_covering_six_properties(tmp_path):
+    report = tmp_path / "report"
+    p = run("all", "--no-certify", "--json", "--jobs", "2", "--report", str(report))
     assert p.returncode == 0, p.stderr[-2000:]
     doc = json.loads(p.stdout)
-    assert set(doc) == {"laws", "papers", "certificates", "stale", "summary"}
+    assert set(doc) == {"laws", "papers", "certificates", "stale", "summary", "report"}
+    # the report reuses this run's results: a page per law, written in a fraction of it
+    assert doc["report"]["laws"] == len(doc["laws"])
+    assert doc["report"]["seconds"] < 0.25 * doc["report"]["run_seconds"]
+    for r in doc["laws"]:
+        assert (report / "laws" / f"{r['id']}.html").is_file()
+    assert (report / "index.html").is_file() and (report / "papers.html").is_file()
     assert {r["property"] for r in doc["laws"]} == {
         "associativity", "separability", "locality", "sparsity", "redundancy", "symmetry"}
     assert doc["summary"]["ok"] and doc["summary"]["laws"]["disagree"] == []
@@ -106,11 +113,46 @@ def test_list_fits_80_columns_without_cutting_ids():
         assert row["id"] in p.stdout
 
 
+def test_list_long_adds_statements_within_80_columns():
+    p = _narrow("list", "--long")
+    assert p.returncode == 0
+    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    for row in json.loads(run("list", "--json").stdout)["laws"]:
+        assert row["id"] in p.stdout
+    assert "    (a ⊕ b) ⊕ c = a ⊕ (b ⊕ c)" in p.stdout
+
+
+def test_list_prints_one_line_per_law():
+    p = _narrow("list")
+    ids = [r["id"] for r in json.loads(run("list", "--json").stdout)["laws"]]
+    lines = [line for line in p.stdout.splitlines() if line.split(" ", 1)[0] in ids]
+    assert len(lines) == len(ids)
+
+
 def test_laws_table_fits_80_columns():
     p = _narrow("laws", "--property", "symmetry")
     assert p.returncode == 0, p.stderr[-2000:]
-    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    lines = p.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
     assert "symmetry" in p.stdout and "…" not in p.stdout
+    # one line per law: id, property, verdict with its mark, float marks, seconds
+    rows = [line for line in lines if line.startswith("newton_third_law.")]
+    assert len(rows) == 2
+    for row in rows:
+        cells = row.split()
+        assert cells[1] == "symmetry" and cells[2] in ("proved", "refuted")
+        assert cells[3] == "✓" and float(cells[-1]) >= 0
+
+
+def test_laws_long_shows_each_statement():
+    p = _narrow("laws", "--property", "symmetry", "--no-floats", "--long", "--jobs", "1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert max(len(line) for line in p.stdout.splitlines()) <= 80
+    from laws import REGISTRY
+    for law in REGISTRY:
+        if law.property.value == "symmetry":
+            assert law.statement.split()[0] in p.stdout
+            assert "    expect " + law.expect in p.stdout
 
 
 def test_audit_table_fits_80_columns():
@@ -136,7 +178,7 @@ def test_certificates_table_fits_80_columns():
 
 
 @pytest.mark.parametrize("command", ["all", "laws", "list", "law", "explain", "audit",
-                                     "certify", "papers", "bench", "exercise"])
+                                     "certify", "papers", "bench", "exercise", "report"])
 def test_every_option_is_documented(command):
     from verify.cli.main import _parser
     parser = _parser()

@@ -74,6 +74,10 @@ CASES = [
     (("certify", "softmax", "--out", "{d}/a_file"), "not a directory"),
     (("certify", "softmax", "--out", "{d}/a_file/sub"), "not a directory"),
     (("all", "--out", "{d}/a_file"), "not a directory"),
+    (("all", "--no-certify", "--report", "{d}/a_file"), "--report"),
+    (("report", "--out", "{d}/a_file"), "--out"),
+    (("report", "--certificates", "{d}/no_such_dir"), "--certificates"),
+    (("report", "--certificates", "{d}/a_file"), "not a directory"),
     # names and numbers
     (("certify", "no_such_kernel", "--out", "{d}/certs"), "unknown kernel"),
     (("bench", "no_such_kernel"), "unknown kernel"),

@@ -32,6 +32,7 @@ from verify.engine.interp import make_mpmath
 
 DEFAULT_N = 4                 # length at which vector functions are audited
 MAX_TUPLE = 6                 # largest tuple state probed
+MAX_RESULT = 256              # most components a result may have (each becomes a term)
 PROBE_SECONDS = 10            # wall-clock limit of the probing call
 
 MP = make_mpmath()
@@ -286,6 +287,9 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
             failure = failure or AuditError(
                 f"returned {type(result).__name__}, not a number or a flat tuple of numbers")
             continue
+        if out.kind != "scalar" and out.size > MAX_RESULT:
+            raise AuditError(f"{fn.__name__} returned a {type(result).__name__} of "
+                             f"{out.size} values: at most {MAX_RESULT} are supported")
         if out.kind == "list" and not (arity == 1 and shapes[0].kind != "scalar"):
             out = Shape("tuple", out.size)
         return _classify(fn, shapes, out, unpacked, example is not None)

@@ -22,9 +22,11 @@ from __future__ import annotations
 import collections
 import importlib
 import importlib.util
+import math
 import os
 import pickle
 import selectors
+import signal
 import struct
 import subprocess
 import sys
@@ -32,10 +34,11 @@ import threading
 import time
 from typing import Any
 
-from verify.processes import child_env, describe_exit
+from verify.processes import child_env_with_parent, describe_exit
 
 _HEADER = struct.Struct("!Q")
 _CHILD_CODE = "from verify.certification.isolate import child_main; child_main()"
+_MARGIN_S = 5  # the child ends itself this long after a task's time limit
 
 
 # --------------------------------------------------------------------------- the work
@@ -127,7 +130,8 @@ class ChildRunner:
         self._relay: threading.Thread | None = None
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD_CODE], env=child_env(),
+        self.proc = subprocess.Popen([sys.executable, "-c", _CHILD_CODE],
+                                     env=child_env_with_parent(),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=os.getcwd())
         self._stderr_tail.clear()
@@ -147,10 +151,14 @@ class ChildRunner:
             self._start()
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            _write_frame(self.proc.stdin, task)
+            _write_frame(self.proc.stdin, {**task, "time_limit_s": self.time_limit_s})
             reply = _read_frame(self.proc, time.monotonic() + self.time_limit_s)
         except (BrokenPipeError, EOFError, TimeoutError) as exc:
             return "died", self._death_reason(exc)
+        except BaseException:  # interrupted or stopped: the child goes now, not later
+            self.proc.kill()
+            self.proc.wait()
+            raise
         status, value = reply
         return ("done", value) if status == "ok" else ("error", value)
 
@@ -213,7 +221,12 @@ def _read_frame(proc: subprocess.Popen, deadline: float) -> Any:
 
 def child_main() -> None:
     """The child's loop: read a task from stdin, write ("ok", result) or ("error",
-    text) to the original stdout; stop on None or end of input."""
+    text) to the original stdout; stop on None or end of input. The child dies with its
+    parent, ignores Ctrl-C (the parent stops it) and ends itself (SIGALRM, SIGXCPU) a
+    little after a task's time limit, should the parent not."""
+    from verify.processes import die_with_parent, limit_resources
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     results = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                       # whatever prints goes to stderr
     sys.stdout = sys.stderr
@@ -225,8 +238,14 @@ def child_main() -> None:
         task = pickle.loads(tasks.read(_HEADER.unpack(header)[0]))
         if task is None:
             return
+        limit = task.pop("time_limit_s", None)
+        if limit:
+            limit_resources(limit + _MARGIN_S)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.alarm(math.ceil(limit) + _MARGIN_S)
         try:
             reply = ("ok", execute(task))
         except Exception as exc:  # reported to the parent, which decides what it means
             reply = ("error", f"{type(exc).__name__}: {exc}")
+        signal.alarm(0)
         _write_frame(results, reply)

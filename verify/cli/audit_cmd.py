@@ -21,7 +21,8 @@ def cmd_audit(args) -> int:
     """0 once the report is written (a property failing is a finding, not a
     disagreement); 2 on bad input."""
     doc = sandbox.run({"kind": "audit", "target": args.target, "example": args.example,
-                       "policy": None}, args.timeout, f"auditing {args.target}")
+                       "policy": None}, args.timeout, f"auditing {args.target}",
+                       load_timeout=args.load_timeout, memory_gib=args.memory)
     if args.json:
         emit_json(doc)
     else:

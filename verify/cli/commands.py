@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import os
+import time
 
 from typing import Any
 
 from rich.markup import escape
-from rich.table import Table
 
 from verify import api
 from verify.cli.kernel_cmd import certificates_table
@@ -40,32 +40,49 @@ def _smt_dir(args) -> str | None:
     return path
 
 
-def laws_table(results: list[dict], width: int = 80) -> Table:
-    """One row per law, grouped by property; `law ID` shows the details. Ids and
-    verdicts are never wrapped; the seconds column shows from 90 columns on, so the
-    table fits 80."""
-    table = Table(title="laws", box=None, padding=(0, 1), pad_edge=False,
-                  header_style="bold underline")
-    table.add_column("law", no_wrap=True)
-    table.add_column("expect", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("f16 bf16 f32 f64", no_wrap=True)
-    wide = width >= 90
-    if wide:
-        table.add_column("s", justify="right", no_wrap=True)
-    current = None
-    for r in sorted(results, key=lambda r: PROPERTY_ORDER.index(r["property"])):
-        if r["property"] != current:
-            current = r["property"]
-            table.add_row(f"[bold]{current}[/]", *[""] * (4 if wide else 3))
-        cells = ["  " + r["id"],
-                 r["expect"] + (" [green]✓[/]" if r["ok"] else " [bold red]✗[/]"),
-                 f"[{STYLE.get(r['verdict'], '')}]{r['verdict']}[/]",
-                 _floats_cell(r["floats"])]
-        if wide:
-            cells.append(f"{r['seconds']:.2f}")
-        table.add_row(*cells)
-    return table
+ID_WIDTH = 33          # the longest catalog id; a longer one widens its own line only
+PROPERTY_WIDTH = 13    # "associativity", "separability"
+VERDICT_WIDTH = 14     # "proved-bounded"
+LAWS_LEGEND = ("✓ agrees with its expectation (an anti-law agrees when refuted); floats in "
+               "the order f16 bf16 f32 f64: = exact, ≠ a replayed counterexample, ? undecided, "
+               "· not run; s = seconds")
+
+
+def law_lines(results: list[dict], long: bool = False, width: int = 80) -> list[str]:
+    """One line per law, grouped by property and fitting 80 columns: id, property,
+    verdict with ✓ (agrees) or ✗, the float marks and the seconds. ``long`` adds the
+    statement (and the method) under each line, wrapped to ``width``. Rich markup."""
+    header = (f"{'law':{ID_WIDTH}} {'property':{PROPERTY_WIDTH}} "
+              f"{'verdict':{VERDICT_WIDTH + 2}} {'floats':7} {'s':>6}")
+    lines = [f"[bold underline]{header}[/]"]
+    for r in sorted(results, key=lambda r: (PROPERTY_ORDER.index(r["property"]), r["id"])):
+        mark = "[green]✓[/]" if r["ok"] else "[bold red]✗[/]"
+        verdict = f"[{STYLE.get(r['verdict'], '')}]{r['verdict']:{VERDICT_WIDTH}}[/] {mark}"
+        seconds = f"{r['seconds']:6.2f}" if isinstance(r.get("seconds"), (int, float)) else " " * 6
+        lines.append(f"{escape(r['id']):{ID_WIDTH}} {r['property']:{PROPERTY_WIDTH}} "
+                     f"{verdict} {_float_marks(r.get('floats'))} {seconds}")
+        if long:
+            lines += _indented(f"{r['statement']}", width)
+            lines += _indented(f"expect {r['expect']}; {_method_cell(r)}", width, "dim")
+    return lines
+
+
+def _indented(text: str, width: int, style: str = "") -> list[str]:
+    import textwrap
+    wrapped = textwrap.wrap(text, width=width - 4, break_long_words=True,
+                            break_on_hyphens=False) or [""]
+    return [f"[{style}]    {escape(line)}[/]" if style else f"    {escape(line)}"
+            for line in wrapped]
+
+
+def _float_marks(floats: dict | None) -> str:
+    """= exact, ≠ not exact, ? undecided, · not run: f16 bf16 f32 f64, 7 columns."""
+    marks = {True: "[green]=[/]", False: "[yellow]≠[/]", None: "?"}
+    out = []
+    for fmt in ("float16", "bfloat16", "float32", "float64"):
+        v = (floats or {}).get(fmt)
+        out.append("[dim]·[/]" if v is None else marks[v.get("exact")])
+    return " ".join(out)
 
 
 def _method_cell(r: dict) -> str:
@@ -77,16 +94,6 @@ def _method_cell(r: dict) -> str:
     return text
 
 
-def _floats_cell(floats: dict | None) -> str:
-    """= exact, ≠ not exact, ? undecided, per format in the column's order."""
-    if not floats:
-        return "—"
-    marks = {True: "[green]=[/]", False: "[yellow]≠[/]", None: "?"}
-    widths = {"float16": 4, "bfloat16": 5, "float32": 4, "float64": 3}
-    return "".join(marks[v.get("exact")] + " " * widths.get(fmt, 3)
-                   for fmt, v in floats.items()).rstrip()
-
-
 def cmd_laws(args) -> int:
     ids = [row["id"] for row in api.catalog()["laws"]
            if args.property is None or row["property"] == args.property]
@@ -96,15 +103,20 @@ def cmd_laws(args) -> int:
         emit_json({"laws": results, "summary": summ})
     else:
         out = out_console()
-        out.print(laws_table(results, out.width))
+        _print_law_lines(out, results, args.long)
         _print_summary(out, summ)
     return 0 if not summ["disagree"] else 1
 
 
+def _print_law_lines(out: Any, results: list[dict], long: bool) -> None:
+    for line in law_lines(results, long, min(out.width, 100)):
+        out.print(line, overflow="ignore", crop=False)
+    out.print(f"[dim]{LAWS_LEGEND}[/]")
+
+
 def _print_summary(out: Any, summ: dict) -> None:
     counts = ", ".join(f"{k} {v}" for k, v in summ["verdicts"].items() if v)
-    out.print(f"{summ['ok']}/{summ['total']} laws agree with their expectation ({counts}); "
-              "floats: = exact on every case tried, ≠ a replayed counterexample")
+    out.print(f"{summ['ok']}/{summ['total']} laws agree with their expectation ({counts})")
     if summ["disagree"]:
         out.print(f"[bold red]disagree:[/] {', '.join(summ['disagree'])}")
 
@@ -116,15 +128,23 @@ def cmd_list(args) -> int:
         emit_json(doc)
         return 0
     out = out_console()
-    table = Table(title=f"{len(doc['laws'])} laws")
-    table.add_column("law", no_wrap=True)
-    table.add_column("property", no_wrap=True)
-    table.add_column("expect", no_wrap=True)
-    table.add_column("statement", overflow="fold")
-    for r in doc["laws"]:
-        table.add_row(r["id"], r["property"], r["expect"], escape(r["statement"]))
-    out.print(table)
-    out.print(f"kernels: {', '.join(doc['kernels']) or 'none'}")
+    out.print(f"[bold underline]{'law':{ID_WIDTH}} {'property':{PROPERTY_WIDTH}} "
+              f"{'expect':6} kernels[/]")
+    for r in sorted(doc["laws"], key=lambda r: (PROPERTY_ORDER.index(r["property"]), r["id"])):
+        kernels = ", ".join(r["kernels"])
+        room = max(out.width, 80) - ID_WIDTH - PROPERTY_WIDTH - 9
+        if len(kernels) > room:   # the full list is under --long and in --json
+            kernels = f"{len(r['kernels'])} kernels"
+        out.print(f"{escape(r['id']):{ID_WIDTH}} {r['property']:{PROPERTY_WIDTH}} "
+                  f"{r['expect']:6} {escape(kernels)}".rstrip(), overflow="ignore", crop=False)
+        if args.long:
+            for line in _indented(r["statement"], max(out.width, 80)):
+                out.print(line)
+            if r["kernels"]:
+                for line in _indented("kernels: " + ", ".join(r["kernels"]),
+                                      max(out.width, 80), "dim"):
+                    out.print(line)
+    out.print(f"{len(doc['laws'])} laws; kernels: {', '.join(doc['kernels']) or 'none'}")
     return 0
 
 
@@ -236,6 +256,7 @@ def _print_papers(out: Any, results: list[dict]) -> None:
 
 # --------------------------------------------------------------------------- all
 def cmd_all(args) -> int:
+    started = time.perf_counter()
     results = run_laws(args, [row["id"] for row in api.catalog()["laws"]])
     summ = api.summarize([LawResult(r) for r in results])
     by_id = {r["id"]: r for r in results}
@@ -254,11 +275,18 @@ def cmd_all(args) -> int:
                        "certificates": {"total": len(certs),
                                         "pass": sum(bool(c.get("pass")) for c in certs)},
                        "stale": len(stale), "ok": ok}}
+    report = None
+    if args.report is not None:
+        from verify.cli import report_cmd
+        checked = time.perf_counter() - started
+        report = report_cmd.write(args.report, results, papers,
+                                  args.out if os.path.isdir(args.out) else None)
+        doc["report"] = {**report.to_json(), "run_seconds": round(checked, 3)}
     if args.json:
         emit_json(doc)
         return 0 if ok else 1
     out = out_console()
-    out.print(laws_table(results, out.width))
+    _print_law_lines(out, results, False)
     _print_summary(out, summ)
     _print_papers(out, papers)
     if certs:
@@ -266,5 +294,8 @@ def cmd_all(args) -> int:
     for s in stale:
         out.print(f"[yellow]stale certificate[/] {escape(str(s.get('path')))}: "
                   f"{escape(str(s.get('reason')))}")
+    if report is not None:
+        from verify.cli.report_cmd import describe
+        out.print(escape(describe(report, args.out)), overflow="fold")
     out.print("[bold green]all agree[/]" if ok else "[bold red]something disagrees[/]")
     return 0 if ok else 1

@@ -24,7 +24,8 @@ def cmd_exercise(args) -> int:
     else:
         api.exercise(args.name)
         doc = sandbox.run({"kind": "exercise", "name": args.name, "target": args.target},
-                          args.timeout, f"checking {args.target}")
+                          args.timeout, f"checking {args.target}",
+                          load_timeout=args.load_timeout, memory_gib=args.memory)
         render = _render_result
     if args.json:
         emit_json(doc)

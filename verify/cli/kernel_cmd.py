@@ -1,6 +1,7 @@
 """The kernel commands: certify and bench."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -9,11 +10,58 @@ from rich.table import Table
 from verify import api
 from verify.cli.output import emit_json, out_console
 from verify.cli.progress import Counter
+from verify.errors import BadInput
+
+
+SUPPORTED_DTYPES = ("float16", "bfloat16", "float32", "float64")
+BINDING_LOAD_TIMEOUT = 120.0   # seconds to load the users' kernel files and describe them
+
+
+def check_certify_arguments(args) -> None:
+    """Everything ``certify`` can check before it certifies anything, so that a bad
+    argument is one line and exit 2 with nothing written and no progress line: the
+    kernel names, the users' kernel files (loaded in a child process, their specs'
+    names and dtypes checked), the backend, and the certificate files' places under
+    ``--out`` (the directory itself is checked by ``main``)."""
+    from verify import userfiles
+    kernels = list(args.kernels)
+    targets = [k for k in kernels if k.endswith(".py") or ".py:" in k]
+    for target in targets:  # what can be said without running the file
+        path, _ = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
+                                         default="KERNEL")
+        userfiles.read_source(path)
+    known = api.kernel_names()
+    names = [k for k in kernels if k not in targets] if kernels else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
+                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    from verify.certification.certify import certificate_filename
+    from verify.cli import sandbox
+    backend = api.resolve_backend(args.backend)
+    if targets:
+        doc = sandbox.run({"kind": "bindings", "target": ", ".join(targets),
+                           "targets": targets}, BINDING_LOAD_TIMEOUT,
+                          f"loading {', '.join(targets)}", memory_gib=0)
+        for kernel in doc["kernels"]:
+            odd = [d for d in kernel["dtypes"] if d not in SUPPORTED_DTYPES]
+            if odd or not kernel["dtypes"]:
+                raise BadInput(f"{kernel['target']}: dtype(s) "
+                               f"{', '.join(map(str, odd)) or '(none)'} cannot be certified "
+                               f"(supported: {', '.join(SUPPORTED_DTYPES)})")
+            names.append(kernel["name"])
+    for name in names:
+        place = Path(args.out) / certificate_filename({"kernel": name, "backend": backend})
+        if place.is_dir():
+            raise BadInput(f"--out {args.out}: a directory is in the way of the "
+                           f"certificate {place}")
 
 
 def cmd_certify(args) -> int:
     """0 when every certificate passes, 1 if one fails, 2 on bad input (unknown kernel,
-    backend unavailable)."""
+    a kernel file that does not load, an unsupported dtype, backend unavailable), found
+    before any work."""
+    check_certify_arguments(args)
     certificates = [c.to_json() for c in api.certify_all(
         args.kernels, args.backend, seed=args.seed, out=args.out,
         isolate=getattr(args, "isolate", True))]
@@ -70,7 +118,6 @@ def cmd_bench(args) -> int:
     names = list(args.kernels) or api.kernel_names()
     unknown = [n for n in names if n not in api.kernel_names()]
     if unknown:
-        from verify.errors import BadInput
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)}")
     backend = api.resolve_backend(args.backend)
     results = []

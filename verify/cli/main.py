@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from verify.errors import BadInput
+from verify.processes import DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB
 
 COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "papers",
-            "bench", "exercise")
+            "bench", "exercise", "report")
 PROPERTIES = ("associativity", "separability", "locality", "sparsity", "redundancy",
               "symmetry")
 BACKENDS = ("auto", "gpu", "interpreter")
@@ -67,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--out", default="certificates", metavar="DIR",
                             help="directory the certificate files are written to "
                                  "(default: certificates)")
-            sp.add_argument("--seed", type=int, default=0,
+            sp.add_argument("--seed", type=_seed, default=0,
                             help="seed of the generated test cases (default 0)")
 
     def smt(sp: argparse.ArgumentParser) -> None:
@@ -81,6 +82,13 @@ def _parser() -> argparse.ArgumentParser:
                         metavar="SECONDS",
                         help="time limit for loading and checking your file, which runs "
                              f"in a separate process (default {DEFAULT_TIMEOUT:g})")
+        sp.add_argument("--load-timeout", type=_seconds, default=DEFAULT_LOAD_TIMEOUT,
+                        metavar="SECONDS",
+                        help="time limit for importing your file (its module-level code) "
+                             f"and accepting its function (default {DEFAULT_LOAD_TIMEOUT:g})")
+        sp.add_argument("--memory", type=_gib, default=DEFAULT_MEMORY_GIB, metavar="GIB",
+                        help="address space allowed to the process running your file, in "
+                             f"GiB (default {DEFAULT_MEMORY_GIB:g})")
 
     a = cmd("all", "every law, every paper claim, every kernel certified on the best "
                    "backend; stale certificates listed")
@@ -88,14 +96,21 @@ def _parser() -> argparse.ArgumentParser:
     smt(a)
     kernels(a, out=True)
     a.add_argument("--no-certify", action="store_true", help="laws and papers only")
+    a.add_argument("--report", metavar="DIR",
+                   help="also write the HTML report there (the laws, the papers and the "
+                        "certificates in --out), as `report` does, reusing this run's results")
 
     laws = cmd("laws", "check the law catalog")
     jobs(laws)
     smt(laws)
     laws.add_argument("--property", choices=PROPERTIES, help="only laws of this property")
     laws.add_argument("--no-floats", action="store_true", help="skip float-format verdicts")
+    laws.add_argument("--long", action="store_true",
+                      help="each law's statement and method under its line")
 
-    cmd("list", "list the law ids and the kernels")
+    ls = cmd("list", "list the law ids and the kernels")
+    ls.add_argument("--long", action="store_true",
+                    help="each law's statement and kernels under its line")
 
     w = cmd("law", "one law: statement, verdict, proof method, counterexample, where "
                    "kernels use it")
@@ -124,6 +139,17 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("kernels", nargs="*", metavar="KERNEL",
                    help="kernel names (default: all; see `list`)")
     kernels(b, out=False)
+
+    r = cmd("report", "write a static HTML report (no server, opens from disk): the law "
+                      "catalog, a page per law, a page per certificate with plots")
+    r.add_argument("--out", default="report", metavar="DIR",
+                   help="directory the site is written to (default: report); open "
+                        "DIR/index.html in a browser")
+    r.add_argument("--certificates", metavar="DIR",
+                   help="directory of certificate files to show, e.g. one written by "
+                        "`certify --out` or pytest --lawcheck-certificates "
+                        "(default: certificates)")
+    jobs(r)
 
     x = cmd("exercise", "exercises: list them, state one, or check your answer")
     x.add_argument("name", nargs="?", metavar="NAME", help="the exercise to state or check")
@@ -154,22 +180,57 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value < 2 ** 32:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**32 - 1, "
+                                         f"got {text!r}")
+    return value
+
+
+def _gib(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of GiB, got {text!r}") from None
+    if not 0.5 <= value < 2 ** 20:
+        raise argparse.ArgumentTypeError(f"expected at least 0.5 GiB, got {text!r}")
+    return value
+
+
 def check_out_dir(path: str, option: str = "--out") -> None:
-    """``BadInput`` unless ``path`` is a writable directory or can be created as one."""
+    """``BadInput`` unless ``path`` is a directory this process can write in, or can be
+    created as one. Found by trying (a temporary directory made and removed at once), as
+    permissions alone do not tell (a superuser, /proc); nothing is left behind."""
+    import tempfile
+    if not path.strip():
+        raise BadInput(f"{option} {path!r}: an empty path")
     p = Path(path)
-    if p.exists():
-        if not p.is_dir():
-            raise BadInput(f"{option} {path}: exists and is not a directory")
-        if not os.access(p, os.W_OK | os.X_OK):
-            raise BadInput(f"{option} {path}: directory is not writable")
-        return
+    if p.is_symlink() and not p.exists():
+        raise BadInput(f"{option} {path}: a symbolic link to nothing "
+                       f"({os.readlink(p)} does not exist)")
+    if p.exists() and not p.is_dir():
+        raise BadInput(f"{option} {path}: exists and is not a directory")
+    where = p if p.exists() else _existing_ancestor(p, f"{option} {path}")
+    if not where.is_dir():
+        raise BadInput(f"{option} {path}: {where} is not a directory")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".lawcheck-probe-", dir=where))
+    except OSError as exc:
+        how = "is not writable" if where == p else f"cannot be created in {where}"
+        raise BadInput(f"{option} {path}: {how} ({exc.strerror or exc})") from None
+
+
+def _existing_ancestor(p: Path, what: str) -> Path:
     parent = p.absolute().parent
-    while not parent.exists():
+    while not parent.exists() and parent != parent.parent:
+        if parent.is_symlink():
+            raise BadInput(f"{what}: {parent} is a symbolic link to nothing")
         parent = parent.parent
-    if not parent.is_dir():
-        raise BadInput(f"{option} {path}: {parent} is not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise BadInput(f"{option} {path}: cannot be created ({parent} is not writable)")
+    return parent
 
 
 def cap_jobs(args: argparse.Namespace) -> None:
@@ -182,6 +243,30 @@ def cap_jobs(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; SIGTERM and SIGHUP unwind it (``Terminated``) and the checker's
+    warnings are one line each while it runs, both as before once it returns."""
+    import warnings
+
+    from verify.cli.output import sane_terminal_size, warnings_as_lines
+    from verify.processes import Terminated, raise_on_termination, restore_handlers
+    previous = raise_on_termination()
+    try:
+        with warnings.catch_warnings():
+            sane_terminal_size()
+            warnings_as_lines()
+            return _main(argv)
+    except Terminated as exc:  # before or after the command itself (run_command's own)
+        print(f"verify: stopped by {exc}", file=sys.stderr)
+        return 143
+    finally:
+        restore_handlers(previous)
+
+
+def _main(argv: list[str] | None) -> int:
+    from verify.cli.output import stdout_problem
+    problem = stdout_problem()
+    if problem:
+        return _bad_input(BadInput(problem))
     try:
         args = _parser().parse_args(argv)
         if args.command is None:
@@ -190,6 +275,11 @@ def main(argv: list[str] | None = None) -> int:
             check_out_dir(args.out)
         if getattr(args, "smt", None) is not None:
             check_out_dir(args.smt, "--smt")
+        if getattr(args, "report", None) is not None:
+            check_out_dir(args.report, "--report")
+        certificates = getattr(args, "certificates", None)
+        if certificates is not None and not Path(certificates).is_dir():
+            raise BadInput(f"--certificates {certificates}: not a directory")
         cap_jobs(args)
         if hasattr(args, "backend"):
             from verify.api import use_backend
@@ -202,16 +292,29 @@ def main(argv: list[str] | None = None) -> int:
 def run_command(handler: Callable[[Any], int], args: Any) -> int:
     """Run one command's handler with the exit-status rules: its own status, 2 with one
     line on stderr for bad input, 130 when interrupted."""
+    from verify.cli.output import OutputError, finish_output
+    from verify.processes import Terminated
     try:
-        return handler(args)
+        status = handler(args)
+        finish_output()
+        return status
+    except OutputError as exc:  # stdout closed early (``| head``), a full disk
+        _silence_stdout()
+        return _bad_input(exc)
     except BadInput as exc:
         return _bad_input(exc)
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # stdout closed early (``| head``): nothing more to say
+    except Terminated as exc:
+        print(f"verify: stopped by {exc}", file=sys.stderr)
+        return 143
+    except OSError as exc:
+        problem = OutputError.of(exc)
+        if problem is None:
+            raise
         _silence_stdout()
-        return 1
+        return _bad_input(problem)
 
 
 def _bad_input(exc: BadInput) -> int:
@@ -220,14 +323,21 @@ def _bad_input(exc: BadInput) -> int:
 
 
 def _silence_stdout() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    """Point stdout at /dev/null, so that what is still buffered fails nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _handler(command: str) -> Callable[[Any], int]:
     if command in ("all", "laws", "list", "law", "papers"):
         from verify.cli import commands
         return getattr(commands, f"cmd_{command}")
+    if command == "report":
+        from verify.cli.report_cmd import cmd_report
+        return cmd_report
     if command == "audit":
         from verify.cli.audit_cmd import cmd_audit
         return cmd_audit

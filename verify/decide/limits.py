@@ -5,6 +5,10 @@ an interpretation, the searcher, the float checks) may loop or compute astronomi
 large powers. ``time_limit`` interrupts such a stage; the caller turns the interruption
 into ``unknown``, never into a verdict.
 
+The limit is raised in the code the block runs, never inside a destructor (``__del__``,
+which z3's objects have): there Python would print the exception and carry on, and the
+limit would be lost; the alarm comes back a few milliseconds later instead.
+
 Does not cover: threads other than the main one (no limit is applied there) and
 platforms without ``signal.setitimer``.
 """
@@ -32,6 +36,9 @@ def time_limit(seconds: float | None):
         return
 
     def handler(signum, frame):
+        if _in_finalizer(frame):  # raised there it would be printed and lost: try again
+            signal.setitimer(signal.ITIMER_REAL, FINALIZER_RETRY_S)
+            return
         raise TimeLimit(f"ran past {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, handler)
@@ -48,6 +55,20 @@ def time_limit(seconds: float | None):
             left = old_delay - (time.monotonic() - start)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4), old_interval)
 
+
+
+FINALIZER_RETRY_S = 0.005
+
+
+def _in_finalizer(frame) -> bool:
+    """Whether the interrupted code runs inside a ``__del__`` (a z3 object freed in the
+    middle of a query): an exception raised there is reported as unraisable and
+    swallowed, so the limit would silently not hold."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def one_line(exc: BaseException) -> str:

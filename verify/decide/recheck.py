@@ -101,13 +101,43 @@ def dump_catalog(directory: str) -> int:
     return count
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        raise _Bad(message)
+
+
+class _Bad(Exception):
+    pass
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m verify.decide.recheck")
+    """0 when cvc5 disagrees with z3 nowhere, 1 on a disagreement, 2 with one line on
+    stderr for bad usage: a directory that does not exist (unless ``--dump`` makes
+    it), a timeout or a number of jobs that is not a positive integer."""
+    ap = _Parser(prog="python -m verify.decide.recheck")
     ap.add_argument("directory")
     ap.add_argument("--dump", action="store_true", help="first write the catalog's queries")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS)
-    args = ap.parse_args(argv)
+    ap.add_argument("--jobs", type=_positive, default=2)
+    ap.add_argument("--timeout-ms", type=_positive, default=DEFAULT_TIMEOUT_MS)
+    try:
+        args = ap.parse_args(argv)
+        if not args.dump and not os.path.isdir(args.directory):
+            raise _Bad(f"{args.directory}: no such directory")
+        if args.dump and os.path.exists(args.directory) and not os.path.isdir(args.directory):
+            raise _Bad(f"{args.directory}: exists and is not a directory")
+    except _Bad as exc:
+        print(f"verify: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     if args.dump:
         t0 = time.perf_counter()
         n = dump_catalog(args.directory)
