@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .core import (BOUNDED, EXACT, FAILS, FREE_MONOID, HOLDS, SEARCH, Z3, Law, Property,
-                   Registry, Var, fold)
+from .core import (BOUNDED, EXACT, FAILS, FREE_MONOID, HOLDS, PROBABILISTIC, SEARCH, Z3, Law,
+                   Property, Randomized, Registry, Var, fold)
 from .monoid import Induction, Monoid
 
 PROPERTY_PACKAGES = ("associativity", "separability", "locality", "sparsity",
@@ -34,4 +34,4 @@ def _collect() -> None:
 _collect()
 
 __all__ = ["REGISTRY", "Law", "Monoid", "Induction", "Property", "Var", "fold", "HOLDS", "FAILS",
-           "EXACT", "BOUNDED", "Z3", "FREE_MONOID", "SEARCH"]
+           "EXACT", "BOUNDED", "Z3", "FREE_MONOID", "SEARCH", "PROBABILISTIC", "Randomized"]

@@ -31,7 +31,9 @@ EXACT, BOUNDED = "exact", "bounded"
 Z3 = "z3"                    # evaluate both sides on z3 reals, prove lhs == rhs
 FREE_MONOID = "free-monoid"  # algorithm shapes: evaluate in the free monoid (tuples, concat)
 SEARCH = "search"            # hypothesis + mpmath oracle only; the law states why
-METHODS = (Z3, FREE_MONOID, SEARCH)
+PROBABILISTIC = "probabilistic"  # a random estimator: a statistical verdict, never a proof
+METHODS = (Z3, FREE_MONOID, SEARCH, PROBABILISTIC)
+EXPECTATION, PROBABILITY = "expectation", "probability"
 
 # Scalar domains a variable (or a component of a tuple variable) may have.
 # unit: [0, 1]; small: the integers 0..3 (values that collide often: modes, ties)
@@ -57,6 +59,26 @@ class Var:
         if len(self.domain) != size:
             raise ValueError(f"{self.name}: {len(self.domain)} domains for {size} components")
         return list(self.domain)
+
+
+@dataclass(frozen=True)
+class Randomized:
+    """How a probabilistic law draws its randomness and what it claims about it.
+
+    ``draw(rng, n, **instance)`` returns the randomness of ``n`` independent draws (a
+    numpy ``Generator`` is passed); the law's ``lhs(*values, randomness=R, **instance)``
+    returns the ``n`` per-draw values of the estimator (claim ``expectation``: E[lhs] =
+    rhs) or ``n`` booleans, the event (claim ``probability``: P[event] ≥ ``p``; ``rhs``
+    is then unused). The claim is checked at each of ``points`` (one value per law
+    variable) on ``draws`` draws, at confidence ``confidence``.
+    """
+
+    draw: Callable[..., Any]
+    points: tuple[tuple[Any, ...], ...]
+    claim: str = EXPECTATION
+    p: float = 1.0
+    draws: int = 4000
+    confidence: float = 0.999
 
 
 @dataclass(frozen=True)
@@ -92,6 +114,7 @@ class Law:
     float_check: bool = True                  # run float-format verdicts for this law
     induction: tuple["Law", ...] = ()          # sub-laws that prove it for every n
     induction_note: str = ""                  # what the unbounded proof is about
+    randomized: Randomized | None = None      # method "probabilistic": draws and claim
 
     @property
     def family(self) -> str:
@@ -179,6 +202,12 @@ class Registry:
                 problems.append(f"{where}: method must be one of {METHODS}")
             if law.method == SEARCH and not law.reason:
                 problems.append(f"{where}: a law without a proof path must say why (reason)")
+            if (law.method == PROBABILISTIC) != (law.randomized is not None):
+                problems.append(f"{where}: a probabilistic law (and only one) needs "
+                                "randomized")
+            elif law.randomized and law.randomized.claim not in (EXPECTATION, PROBABILITY):
+                problems.append(f"{where}: randomized.claim must be expectation or "
+                                "probability")
             if len(law.instances) > 1 and not law.bounded_by:
                 problems.append(f"{where}: several instances need bounded_by text")
             if law.expect == FAILS and law.teaches and law.teaches not in self._laws:

@@ -418,7 +418,12 @@ _ENTRIES = [
         "numpy.fft.rfft, torch.fft.rfft, cuFFT R2C, FFTW r2c"),
 ]
 
-TEACHING: dict[str, Teaching] = {t.family: t for t in _ENTRIES}
+def _systems() -> list[Teaching]:
+    from .teaching_systems import ENTRIES  # the serving, distribution, … families
+    return ENTRIES
+
+
+TEACHING: dict[str, Teaching] = {t.family: t for t in _ENTRIES + _systems()}
 
 
 def for_law(law: Law) -> Teaching:

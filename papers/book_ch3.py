@@ -289,6 +289,46 @@ PAPER = Paper(
               "ℓ = ℓ₁e^(m₁−m) + ℓ₂e^(m₂−m).",
               ("online_softmax.associative", "online_softmax.identity"),
               at("ch3", "279–282", "§3.7")),
+        Claim("Attention patterns can be made low-rank (Linformer): keys and values "
+              "projected along the sequence give attention within a bound set by how far "
+              "the projection moves the scores; the projection is not exact.",
+              ("linformer.distortion_bound", "linformer.exact"), at("ch3", "91", "§3.3.2")),
+        Claim("The FFT has recursive (butterfly) locality: the radix-2 recursion over "
+              "even and odd samples computes the DFT, and only with its twiddle factors.",
+              ("fft_butterfly.cooley_tukey", "fft_butterfly.no_twiddle"),
+              at("ch3", "117", "§3.3.3")),
+        Claim("INT4 quantization works as well: 4-bit values with one scale per group "
+              "keep each weight within half its group's step, which one scale per column "
+              "does not.", ("int4_quantization.groupwise_rounding",
+                            "int4_quantization.one_scale"), at("ch3", "148, 156", "§3.3.5")),
+        Claim("Repeated prefixes can be shared (RadixAttention): the attention state of an "
+              "identical prefix serves every request that continues it, and only an "
+              "identical one.", ("radix_attention.shared_prefix", "radix_attention.stale_prefix",
+                                 "prefix_cache.merge"), at("ch3", "157", "§3.3.5")),
+        Claim("Distributed training rests on associativity (gradients of shards averaged "
+              "by an all-reduce), with separability second (FSDP's sharded parameters "
+              "take the single-device step).", ("data_parallel.gradient_average",
+                                                "ring_allreduce.sum", "fsdp.sharded_step"),
+              at("ch3", "297", "§3.8")),
+        Claim("Continuous batching rests on associativity with sparsity (variable load) "
+              "second: requests of different lengths share one batched step, their "
+              "padding masked.", ("continuous_batching.ragged_step",
+                                  "continuous_batching.padding_in_softmax"),
+              at("ch3", "299", "§3.8")),
+        Claim("Sequence modeling has a time-shift symmetry: with rotary position "
+              "embeddings an attention score is unchanged when query and key positions "
+              "shift together (and not when only the query is rotated).",
+              ("rotary.relative_position", "rotary.query_only"), at("ch3", "175", "§3.3.6")),
+        Claim("PagedAttention's property is about avoiding waste (redundancy): attention "
+              "read through a block table equals attention over the contiguous cache.",
+              ("paged_attention.block_table", "paged_attention.wrong_entry"),
+              at("ch3", "302", "§3.9 exercise 1")),
+        Claim("Ring attention exploits associativity to distribute attention across GPUs.",
+              ("ring_attention.rotation", "ring_attention.no_rescale"),
+              at("ch3", "303", "§3.9 exercise 2")),
+        Claim("Structured pruning is an optimization that uses separability and sparsity.",
+              ("structured_pruning.drop_units", "structured_pruning.zero_incoming"),
+              at("ch3", "304", "§3.9 exercise 3")),
         DataMovement("FlashAttention does O(N²) compute with O(N) extra memory.",
                      at("ch3", "286", "§3.7"), _flash_orders),
         Speedup("FlashAttention gives a 2–4× speedup.", at("ch3", "253, 286", "§3.5, §3.7"),

@@ -387,6 +387,11 @@ PAPER = Paper(
         NotCheckable("Approximate top-K (e.g. a Count-Min sketch) trades accuracy for 10–100× "
                      "speed.", at("ch36", "286", "§36.10.4"),
                      "no algorithm, data or accuracy target is given to measure"),
+        Claim("A Count-Min sketch serves as an approximate top-K count: it never "
+              "underestimates, and overestimates by at most εN with probability 1 − δ.",
+              ("count_min.never_underestimates", "count_min.overestimate_bound",
+               "count_min.with_deletions", "count_min.too_narrow"),
+              at("ch36", "286", "§36.10.4")),
         arithmetic("The top-K problem gains ~3–10×.", at("ch36", "354", "§36.12"),
                    expr="(n·log₂n) / (n·log₂K)", inputs={"n": 1e9, "K": 1000},
                    formula=lambda n, K: math.log2(n) / math.log2(K), stated=(3, 10),
@@ -424,6 +429,13 @@ PAPER = Paper(
                      "computation"),
         Arithmetic("Linformer costs O(n × d × k), Performer O(n × d).",
                    at("ch36", "421–423", "§36.15 exercise 1"), _attention_variants),
+        Claim("Performer approximates softmax attention with random features.",
+              ("performer.unbiased", "performer.no_positive_normalization"),
+              at("ch36", "423", "§36.15 exercise 1")),
+        Claim("Tiling the scan into chunks that fit in shared memory computes the same "
+              "recurrence.", ("mamba_chunked_scan.two_level",
+                              "mamba_chunked_scan.no_decay_carry"),
+              at("ch36", "142, 186–190", "§36.6.3, §36.7")),
         Claim("Sparse attention patterns (local windows) attend to a band of keys only, "
               "the same as full attention with the band mask.",
               ("sliding_window_attention.band",), at("ch36", "417–420", "§36.15 exercise 1")),

@@ -55,7 +55,7 @@ def outcome(verdict: str, *lines: str) -> Outcome:
 
 # --------------------------------------------------------------------------- law claims
 _STRONG = ("proved", "refuted")          # an unbounded proof, or a replayed counterexample
-_WEAK = ("proved-bounded", "tested")     # a bounded proof, or agreement on tested cases
+_WEAK = ("proved-bounded", "tested", "statistical")  # bounded, tested or a statistical test
 _UNDECIDED = ("unknown", "error", "missing", None)
 
 
@@ -114,6 +114,8 @@ def _summary(results: Mapping[str, Mapping]) -> str:
 def _weak_scope(result: Mapping) -> str:
     if result.get("verdict") == "proved-bounded":
         return f"proved only for {result.get('bound') or 'a stated bound'}"
+    if result.get("verdict") == "statistical":
+        return f"holds statistically, not proved ({result.get('reason') or ''})"
     cases = result.get("cases")
     return f"tested on {cases if cases is not None else 'some'} cases, not proved"
 

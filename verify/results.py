@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Mapping
 
-_STRENGTH = {"proved": 3, "proved-bounded": 2, "tested": 1, "unknown": 0}
+_STRENGTH = {"proved": 3, "proved-bounded": 2, "tested": 1, "statistical": 1, "unknown": 0}
 
 
 class Verdict(str, enum.Enum):
@@ -28,18 +28,20 @@ class Verdict(str, enum.Enum):
     PROVED = "proved"
     PROVED_BOUNDED = "proved-bounded"
     TESTED = "tested"
+    STATISTICAL = "statistical"  # a random estimator passed a stated statistical test
     UNKNOWN = "unknown"
     REFUTED = "refuted"
     ERROR = "error"
 
     @property
     def strength(self) -> int:
-        """3 proved, 2 proved-bounded, 1 tested, 0 unknown, −1 refuted or error."""
+        """3 proved, 2 proved-bounded, 1 tested or statistical, 0 unknown, −1 refuted or
+        error."""
         return _STRENGTH.get(self.value, -1)
 
     @property
     def holds(self) -> bool:
-        """The verdict says the law holds (proved, proved-bounded or tested)."""
+        """The verdict says the law holds (proved, proved-bounded, tested or statistical)."""
         return self.strength > 0
 
     @property

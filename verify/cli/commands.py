@@ -174,7 +174,9 @@ def print_law(law, r: dict) -> None:
 
 
 def _print_counterexample(out: Any, law, cx: dict) -> None:
-    out.print("  counterexample (replayed in high precision):")
+    out.print("  counterexample (rejected on two independent samples):"
+              if law.method == "probabilistic" else
+              "  counterexample (replayed in high precision):")
     labels = {}
     if law.method != "free-monoid":
         labels = {v.name: v.labels for v in law.vars_for(cx.get("instance", {}))}

@@ -48,7 +48,7 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-STYLE = {"proved": "bold green", "proved-bounded": "green", "tested": "cyan",
+STYLE = {"proved": "bold green", "proved-bounded": "green", "tested": "cyan", "statistical": "cyan",
          "unknown": "yellow", "refuted": "magenta", "error": "bold red"}
 
 

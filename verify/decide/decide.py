@@ -27,7 +27,7 @@ import time
 import traceback
 from typing import Any, Iterable
 
-from laws.core import EXACT, FREE_MONOID, HOLDS, SEARCH, Z3, Law
+from laws.core import EXACT, FREE_MONOID, HOLDS, PROBABILISTIC, SEARCH, Z3, Law
 from verify.decide import oracle, rational, witness
 from verify.decide.floats import float_verdicts
 from verify.decide.limits import TimeLimit, one_line, time_limit
@@ -89,6 +89,9 @@ def _by_method(law: Law, policy: Policy) -> dict:
         return _by_z3(law, policy)
     if law.method == SEARCH:
         return {"method": SEARCHER, "reason": law.reason, **_by_search(law, policy)}
+    if law.method == PROBABILISTIC:
+        from verify.decide.probabilistic import decide_randomized
+        return decide_randomized(law, policy)
     raise ValueError(f"unknown method {law.method!r}")
 
 

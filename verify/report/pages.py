@@ -13,6 +13,7 @@ from verify.report.certificate import fmt
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 VERDICT_CLASS = {"proved": "v-proved", "proved-bounded": "v-bounded", "tested": "v-tested",
+                 "statistical": "v-tested",
                  "unknown": "v-unknown", "refuted": "v-refuted", "error": "v-error"}
 
 

@@ -49,7 +49,7 @@ class Exercise:
     name: str
     title: str
     prompt: str                          # the task, as stated to the learner
-    kind: str                            # "combine" | "question"
+    kind: str                            # "combine" | "question" | "property"
     hint: str                            # shown with a wrong answer
     explanation: str                     # shown with a right answer: why
     signature: str = ""                  # the expected function, e.g. "combine(a, b)"
@@ -60,7 +60,7 @@ class Exercise:
     spec: Callable | None = None         # data -> answer
     state_pre: Callable | None = None    # a valid state
     sizes: tuple[int, ...] = (1, 2, 3, 4)
-    answer: bool | None = None           # a question's right answer
+    answer: bool | frozenset | None = None  # a question's (a property set's) answer
     law: str | None = None               # catalog law to read afterwards
     float_format: str | None = None      # judge associativity in this float format
     hashing: bool = False                # the spec hashes values (no prover)
@@ -235,6 +235,12 @@ EXERCISES = [
         law="sum.associative"),
 ]
 
+def _systems() -> list[Exercise]:
+    from verify.teaching.exercises_systems import exercises  # the book's §3.9
+    return exercises(Exercise)
+
+
+EXERCISES += _systems()
 BY_NAME = {e.name: e for e in EXERCISES}
 
 
@@ -412,6 +418,9 @@ def probe_answer(ex: Exercise, fn: types.FunctionType) -> bool | None:
     states. An answer that is not a plain function, raises, loops, or returns None or
     the wrong shape is bad input (``ExerciseError``), never a wrong answer."""
     _plain_function(fn)
+    if ex.kind == "property":
+        from verify.teaching.exercises_systems import probe_property
+        return probe_property(ex, fn)
     if ex.kind == "question" and not _required(fn):
         try:
             with time_limit(PROBE_SECONDS):
@@ -426,6 +435,8 @@ def probe_answer(ex: Exercise, fn: types.FunctionType) -> bool | None:
     if not _required(fn):
         raise ExerciseError(f"{fn.__name__} takes no parameters: this exercise wants "
                             f"{ex.signature or 'a combine(a, b)'}")
+    if ex.state is None:
+        raise ExerciseError(f"{fn.__name__} takes parameters: answer() -> bool")
     _combine_wrapper(fn, ex.state)
     _probe(ex, fn)
     return None
@@ -436,10 +447,14 @@ def check_question(ex: Exercise, fn: types.FunctionType) -> dict:
     passed = value == ex.answer
     evidence = _evidence(ex)
     return {"exercise": ex.name, "passed": passed,
-            "message": "right" if passed else f"wrong: the answer is {ex.answer}",
+            "message": "right" if passed else f"wrong: the answer is {_shown(ex.answer)}",
             "answer": value, "evidence": evidence,
             "hint": None if passed else ex.hint,
             "explanation": ex.explanation if passed else None, "law": ex.law}
+
+
+def _shown(answer) -> str:
+    return ", ".join(sorted(answer)) if isinstance(answer, frozenset) else str(answer)
 
 
 def _evidence(ex: Exercise) -> dict | None:
@@ -476,13 +491,7 @@ def describe(ex: Exercise) -> dict:
     return {"name": ex.name, "title": ex.title, "kind": ex.kind, "prompt": ex.prompt,
             "signature": ex.signature or ("answer() -> bool, or combine(a, b)"
                                           if ex.kind == "question" else ""),
-            "sizes_checked": list(ex.sizes) if not ex.float_format else None,
+            "sizes_checked": (list(ex.sizes) if ex.state is not None and not ex.float_format
+                              else None),
             "law": ex.law,
             "check": f"python -m verify exercise {ex.name} FILE.py:FUNC"}
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-
-

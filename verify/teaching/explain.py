@@ -18,7 +18,7 @@ from typing import Any, Callable
 import mpmath
 
 from laws import REGISTRY, Law
-from laws.core import FAILS, FREE_MONOID
+from laws.core import FAILS, FREE_MONOID, PROBABILISTIC
 from laws.teaching import for_law
 from verify.decide import oracle
 from verify.engine.interp import Interpretation, _is_library, make_mpmath, unwrap
@@ -76,9 +76,10 @@ class _TracingMP(Interpretation):
             if key not in self._wrapped:
                 name = self.targets[key]
 
-                def traced(*args, _f=out, _name=name):
-                    value = _f(*args)
-                    self.calls.append((_name, args, value))
+                def traced(*args, _f=out, _name=name, **kwargs):
+                    value = _f(*args, **kwargs)
+                    shown = args + tuple(f"{k}={v}" for k, v in kwargs.items())
+                    self.calls.append((_name, shown, value))
                     return value
                 self._wrapped[key] = traced
                 self._keep.append(inner)
@@ -131,7 +132,7 @@ def _from_plain(x: Any) -> Any:
 
 def steps(law: Law, counterexample: dict) -> dict | None:
     """Both sides at the counterexample, every traced call with its value."""
-    if law.method == FREE_MONOID or not counterexample:
+    if law.method in (FREE_MONOID, PROBABILISTIC) or not counterexample:
         return None
     instance = counterexample.get("instance") or {}
     try:
@@ -232,7 +233,8 @@ def explain(law_id: str, check: bool = True) -> dict:
     result = check_law(law)
     doc["verdict"] = {k: result.get(k) for k in ("verdict", "ok", "method", "bound",
                                                  "assumptions", "reason", "cases",
-                                                 "counterexample", "seconds")}
+                                                 "counterexample", "seconds",
+                                                 "statistics")}
     if result.get("counterexample"):
         doc["verdict"]["steps"] = steps(law, result["counterexample"])
     doc["floats"] = _float_story(result.get("floats"))

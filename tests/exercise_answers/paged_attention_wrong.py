@@ -1,0 +1,3 @@
+# expect: fail
+def answer():
+    return "locality"
