@@ -39,12 +39,18 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
-from . import buffers, exact
+from . import accuracy, buffers, exact
 from .spec import Case, KernelSpec, device as current_device
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
 from .var_mean import CONTRACT_CLASSES as SHARED_CLASSES
+from .var_mean import GPU_MODEL as STATISTICS_MODEL
 from .var_mean import (DTYPES, cases_for, config, exact_moments, representable,
                        row_statistics, statistics_bound, validate)
+
+
+# The GPU bound's instructions: div.full.f32 in the Welford merges (var_mean's statistics
+# bound takes that figure), div.rn.f32 and sqrt.rn.f32 for rstd (correctly rounded).
+GPU_MODEL = {**STATISTICS_MODEL, **accuracy.model(sqrt="sqrt.rn.f32")}
 
 
 # --------------------------------------------------------------------------- reference
@@ -254,6 +260,7 @@ KERNEL = KernelSpec(
     algorithm=_algorithm,
     precision=_precision,
     contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
+    gpu_model=GPU_MODEL,
     reference=_reference,
     bench=_bench,
     sources=("impls/var_mean.py",),

@@ -53,7 +53,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import buffers
+from . import accuracy, buffers
 from .launch import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
@@ -359,7 +359,11 @@ def _bench(which: str) -> dict:
             "peer": lambda: reference(pos, mass, 1.0, 0.01)}
 
 
+# The GPU bound assumes tl.div_rn and tl.sqrt_rn: correctly rounded (impls/accuracy.py).
+GPU_MODEL = accuracy.model(div="div.rn.f32", sqrt="sqrt.rn.f32")
+
 KERNEL = KernelSpec(
+    gpu_model=GPU_MODEL,
     name="nbody",
     laws=("newton_third_law.antisymmetric", "barnes_hut.monopole_bound"),
     summary="softened all-pairs gravity, each pair evaluated once (Fⱼᵢ = −Fᵢⱼ), plus a "

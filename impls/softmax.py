@@ -58,13 +58,16 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import online_softmax
-from . import buffers, exact
+from . import accuracy, buffers, exact
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error, ulp_error
 from .launch import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
-EXP_ULPS = LOG_ULPS = 4
+EXP_ULPS = LOG_ULPS = 4       # the interpreter (numpy); a GPU takes GPU_MODEL
+# The GPU bound's constants: the instructions tl.exp, tl.log and 1.0/s compile to, with
+# their documented errors (impls/accuracy.py; checked against the PTX by verify/hardware).
+GPU_MODEL = accuracy.model(exp="ex2.approx.f32", log="libdevice.logf", div="div.full.f32")
 NEG_INF = float("-inf")
 
 
@@ -186,10 +189,11 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     r = B_S/(S − B_S); D = reduction depth (derivation in the module docstring)."""
     gpu = current_backend() == "gpu"
     u, tiny = U32, FP32_FLUSH
-    e_exp = ulp_error(EXP_ULPS, "float32")
-    e_div = ulp_error(EXP_ULPS, "float32") if gpu else u  # IEEE division in the interpreter
-    e_log = ulp_error(LOG_ULPS, "float32")
-    a_log = 2.0 ** -21 if gpu else 0.0
+    model = KERNEL.gpu_model
+    e_exp = model["exp"].rel if gpu else ulp_error(EXP_ULPS, "float32")
+    e_div = model["div"].rel if gpu else u  # IEEE division in the interpreter
+    e_log = model["log"].rel if gpu else ulp_error(LOG_ULPS, "float32")
+    a_log = model["log"].abs if gpu else 0.0
     arg = (1 + u) ** 3 - 1
     x = case.inputs["x"].to(getattr(torch, dtype)).to(torch.float64)
     cfg = config(x.shape[-1])
@@ -325,6 +329,7 @@ KERNEL = KernelSpec(
     algorithm=_algorithm,
     precision=_precision,
     contract_classes=CONTRACT_CLASSES,
+    gpu_model=GPU_MODEL,
     reference=_reference,
     bench=_bench,
 )

@@ -70,6 +70,9 @@ class KernelSpec:
     # its wrapper accepts): certification fails if no case declares one of them in
     # ``params["classes"]``.
     contract_classes: tuple[str, ...] = ()
+    # The GPU error model the kernel's GPU bound assumes: operation -> impls.accuracy.OpModel
+    # (the instruction and its error). Checked against the compiled code (verify/hardware).
+    gpu_model: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -53,13 +53,14 @@ import triton
 import triton.language as tl
 
 from laws.associativity.combines import welford
-from . import buffers
+from . import accuracy, buffers
 from .numerics import U32, round_up, stored_output_error, ulp_error
 from .launch import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
-DIV_ULPS = 4
+DIV_ULPS = 4        # the interpreter's bound; a GPU takes GPU_MODEL
+GPU_MODEL = accuracy.model(div="div.full.f32")   # impls/accuracy.py, checked against the PTX
 
 
 # --------------------------------------------------------------------------- reference
@@ -158,7 +159,7 @@ def statistics_bound(x: torch.Tensor, cfg: dict, backend: str | None = None) -> 
     mean = torch.tensor([float(m) for _, m, _ in moments], dtype=torch.float64)
     m2 = torch.tensor([float(q) for _, _, q in moments], dtype=torch.float64)
     if backend == "gpu":
-        mean_err, m2_err = _tree_free_bound(x64, m2, cfg["depth"], e_div=ulp_error(DIV_ULPS, "float32"))
+        mean_err, m2_err = _tree_free_bound(x64, m2, cfg["depth"], e_div=GPU_MODEL["div"].rel)
     else:
         mean_err, m2_err = _running_bound(x64, cfg["block"], e_div=U32)
     return {"mean": mean, "m2": m2, "mean_err": mean_err, "m2_err": m2_err}
@@ -285,7 +286,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     x = case.inputs["x"].to(getattr(torch, dtype))
     n = x.shape[-1]
     stats = statistics_bound(x, config(n))
-    e_div = ulp_error(DIV_ULPS, "float32")
+    e_div = GPU_MODEL["div"].rel if current_backend() == "gpu" else ulp_error(DIV_ULPS, "float32")
     dof = n - case.params["correction"]
     shape = x.shape[:-1]
     if dof > 0:
@@ -412,6 +413,7 @@ KERNEL = KernelSpec(
     algorithm=_algorithm,
     precision=_precision,
     contract_classes=CONTRACT_CLASSES + ("population-variance",),
+    gpu_model=GPU_MODEL,
     reference=_reference,
     bench=_bench,
 )

@@ -42,6 +42,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
+from impls.accuracy import TRITON_GPU as GPU_MODEL
 from impls.numerics import cast_error, unit_roundoff
 from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
                         device as current_device)
@@ -394,7 +395,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
         exact_outputs=tuple(o for o in ref.exact_outputs if o in returns),
         planted={k: b.variant(v) for k, v in (planted or {}).items()},
         reference=b.naive, bench=bench, sources=(source,) if source else (),
-        contract_classes=tuple(contract_classes))
+        contract_classes=tuple(contract_classes), gpu_model=dict(GPU_MODEL))
 
 
 def binding_of(spec: KernelSpec) -> Binding:

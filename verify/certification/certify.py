@@ -44,6 +44,7 @@ from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
 from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
+from verify import hardware
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
 
@@ -118,12 +119,14 @@ def _reduction_length(case) -> int:
 # --------------------------------------------------------------------------- certify
 def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = None,
             strict: bool = True, check_laws: bool = True,
-            law_results: Mapping[str, Mapping[str, Any]] | None = None) -> dict:
+            law_results: Mapping[str, Mapping[str, Any]] | None = None,
+            compiled: bool = True) -> dict:
     """One certificate (a dict) for ``spec`` on ``backend``; see the module docstring.
 
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
     checker yet) fail the certificate only when ``strict``; ``check_laws=False`` skips
     the law checker and judges the numbers alone (planted variants, kernel tests).
+    ``compiled=False`` leaves out the ``compiled`` section (planted variants).
     ``law_results``: verdicts the caller already has (``verify all`` passes the
     catalog's), by law id; only the laws it lacks are checked here."""
     from impls.spec import backend as running_backend
@@ -185,8 +188,11 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append(f"a combine fails under a merge tree a lowering may use: {first}")
     passed = numbers_pass and trees["pass"] and (not check_laws or _laws_pass(laws, strict))
 
-    return document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
+    cert = document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                           dtype_info, formula, oracle_meta, started, covered, trees)
+    if compiled:
+        hardware.attach(cert, spec, backend)
+    return cert
 
 
 def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:

@@ -130,6 +130,16 @@ def add_binding_power(cert: dict, power: Mapping[str, dict], flags: Mapping[str,
         cert["combines"] = combines["combines"]
 
 
+def add_compiled(cert: dict, section: Mapping[str, Any], target: str | None) -> None:
+    """The ``compiled`` section (verify/hardware); on a GPU whose target was compiled, a
+    kernel whose declared error model assumes more accuracy than its instructions give
+    (or that does not compile) fails, naming the operation."""
+    cert["compiled"] = section
+    if target and not section[target]["ok"]:
+        _fail(cert, f"the GPU bound is not backed by the {target} code: "
+                    + "; ".join(section[target]["problems"]))
+
+
 def failed(name: str, backend: str, reason: str) -> dict:
     """A certificate for a kernel that produced none: pass False and the reason."""
     return {"kernel": name, "backend": backend, "pass": False, "rho": None,

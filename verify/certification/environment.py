@@ -91,6 +91,19 @@ def device_description(backend: str) -> dict:
     return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)"}
 
 
+def compiled_target() -> str | None:
+    """The compilation target (verify/hardware) of the GPU here: sm_90a for Hopper,
+    sm_100a for Blackwell; None without one or for another GPU."""
+    try:
+        import torch
+        if torch.cuda.is_available():
+            major, minor = torch.cuda.get_device_capability()
+            return {(9, 0): "sm_90a", (10, 0): "sm_100a"}.get((major, minor))
+    except Exception:  # no usable CUDA: no target
+        pass
+    return None
+
+
 def versions() -> dict:
     """The certificate's ``versions``: Python and the libraries the figures depend on."""
     import torch

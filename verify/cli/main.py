@@ -22,7 +22,7 @@ from typing import Any, Callable
 from verify.errors import BadInput
 from verify.processes import DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB
 
-COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "papers",
+COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "compile", "papers",
             "bench", "exercise", "report")
 PROPERTIES = ("associativity", "separability", "locality", "sparsity", "redundancy",
               "symmetry")
@@ -132,6 +132,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="kernel names (default: all; see `list`), or FILE.py[:NAME] naming "
                         "your own KernelSpec (made with verify.certification.binding.bind)")
     kernels(c, out=True)
+
+    co = cmd("compile", "compile kernels for sm_90a/sm_100a (no GPU needed): instruction "
+                        "profile and the GPU error model it backs")
+    co.add_argument("kernels", nargs="*", metavar="KERNEL",
+                    help="kernel names (default: all), or FILE.py[:NAME] naming your KernelSpec")
+    co.add_argument("--arch", action="append", choices=("sm_90a", "sm_100a"),
+                    help="only this target (repeatable; default both)")
 
     cmd("papers", "claims from the literature, checked by their laws")
 
@@ -344,6 +351,9 @@ def _handler(command: str) -> Callable[[Any], int]:
     if command in ("certify", "bench"):
         from verify.cli import kernel_cmd
         return getattr(kernel_cmd, f"cmd_{command}")
+    if command == "compile":
+        from verify.cli.compile_cmd import cmd_compile
+        return cmd_compile
     if command == "explain":
         from verify.cli.explain_cmd import cmd_explain
         return cmd_explain
