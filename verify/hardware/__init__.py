@@ -76,6 +76,8 @@ def profile_for(spec, targets=tuple(TARGETS)) -> dict:
     """The ``compiled`` section of a kernel's certificate (computed once per spec object
     and process; the compilations themselves are cached on disk)."""
     import copy
+    from verify.certification.binding import as_spec
+    spec = as_spec(spec)       # a BoundKernel is declared as data: bound here
     key = (id(spec), tuple(targets))
     if key in _SECTIONS and _SECTIONS[key][0] is spec:
         return copy.deepcopy(_SECTIONS[key][1])

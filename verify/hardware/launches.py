@@ -50,6 +50,8 @@ def gpu_launches(spec, seed: int = 0) -> tuple[list[dict], list[str]]:
     """(launches, problems) of a KernelSpec on the GPU path, every dtype. A project
     kernel runs its GPU cases with its GPU configuration chosen; a user's binding runs
     its interpreter cases, and its wrapper chooses what it chooses here."""
+    from verify.certification.binding import as_spec
+    spec = as_spec(spec)       # a BoundKernel is declared as data: bound here
     problems = []
     project = _project_module(spec) is not None
     with recording(execute=False, pretend_gpu=project) as launches:
