@@ -195,12 +195,15 @@ def _label(fn: types.FunctionType) -> str:
 
 
 def audit(fn_or_target: Callable | str, example: str | None = None,
-          policy: "Policy | None" = None, *, label: str | None = None) -> AuditResult:
+          policy: "Policy | None" = None, *, label: str | None = None,
+          domains: "dict[str, str] | None" = None) -> AuditResult:
     """Which of the six properties a function has: the document ``verify audit
     FILE.py:FUNC --json`` prints. ``fn_or_target`` is a function or ``"FILE.py:FUNC"``
     (loaded and run in this process; the command line runs it in a child process);
     ``example`` is one call's arguments as a Python literal, when the body does not
-    tell the shapes; ``label`` names the function in the report (default ``FILE:NAME``).
+    tell the shapes; ``label`` names the function in the report (default ``FILE:NAME``);
+    ``domains`` maps parameter names to domain kinds (``{"n": "natural"}``), over the
+    parameters' annotations (``def f(n: "natural", x: float)``).
 
     The function is read from its source file (the checker parses the body), so it
     must be defined in a file, not typed at a prompt.
@@ -219,7 +222,8 @@ def audit(fn_or_target: Callable | str, example: str | None = None,
         fn = require_plain_function(unwrap(fn_or_target), repr(fn_or_target))
         name = _label(fn)
     with contextlib.redirect_stdout(io.StringIO()):
-        result = audit_function(fn, example, _policy(policy, "AUDIT"), label=label or name)
+        result = audit_function(fn, example, _policy(policy, "AUDIT"), label=label or name,
+                                domains=domains)
     return AuditResult(to_plain(result.to_json()))
 
 

@@ -185,3 +185,14 @@ def test_every_option_is_documented(command):
     sub = next(a for a in parser._actions if a.dest == "command").choices[command]
     for action in sub._actions:
         assert action.help, f"{command} {action.option_strings or action.dest}"
+
+
+def test_law_counterexample_sides_are_shown_as_numbers():
+    """A high-precision decimal carried as a string in JSON is printed as a number."""
+    from verify.cli.commands import plain
+    assert plain([2, "1.367879441171442321595523770"]) == "[2, 1.367879441171442321595523770]"
+    assert plain([[1, "0.5"], -3]) == "[[1, 0.5], -3]"
+    p = run("law", "online_softmax.no_rescale")
+    assert p.returncode == 0, p.stderr
+    rhs = [line for line in p.stdout.splitlines() if line.strip().startswith("rhs = ")]
+    assert rhs and "'" not in rhs[0], p.stdout

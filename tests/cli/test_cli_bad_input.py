@@ -78,6 +78,8 @@ CASES = [
     (("report", "--out", "{d}/a_file"), "--out"),
     (("report", "--certificates", "{d}/no_such_dir"), "--certificates"),
     (("report", "--certificates", "{d}/a_file"), "not a directory"),
+    (("report", "--out", "{d}"), "holds other files"),      # would overwrite/remove them
+    (("all", "--no-certify", "--report", "{d}"), "holds other files"),
     # names and numbers
     (("certify", "no_such_kernel", "--out", "{d}/certs"), "unknown kernel"),
     (("bench", "no_such_kernel"), "unknown kernel"),

@@ -82,7 +82,7 @@ def test_the_guarded_merge_is_an_identity_on_every_path_with_its_assumptions():
     found = rational.identity(_assoc(guarded))
     assert found is not None and len(found.regions) >= 4
     # each division is assumed safe only on the paths that divide
-    assert "a[0] + b[0] ≠ 0 where And(Not(a[0] == 0), Not(b[0] == 0))" in found.assumptions
+    assert "a[0] + b[0] ≠ 0 where a[0] ≠ 0 ∧ b[0] ≠ 0" in found.assumptions
     assert all(" where " in a for a in found.assumptions)
 
 

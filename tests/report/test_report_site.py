@@ -47,6 +47,9 @@ def test_law_page_shows_statement_counterexample_near_miss_and_uses(small_site):
     anti = read(small_site, "laws/online_softmax.no_rescale.html")
     assert "Counterexample" in anti and ">lhs<" in anti and ">rhs<" in anti
     assert "near miss of" in anti
+    # the replayed sides are numbers: a high-precision decimal is shown without quotes
+    rhs = re.search(r">rhs</th><td><code>([^<]*)</code>", anti).group(1)
+    assert rhs.startswith("[") and "&#39;" not in rhs and "'" not in rhs, rhs
     floats = read(small_site, "laws/max.associative.html")
     assert "Float formats" in floats and "bfloat16" in floats
 

@@ -29,7 +29,9 @@ import contextlib
 import io
 import time
 import types
+from typing import Mapping
 
+from verify.auditing import declared
 from verify.auditing.floats import FLOAT_FORMATS
 from verify.auditing.hashing import hashing_constructs
 from verify.auditing.identity import audit_identity
@@ -46,12 +48,14 @@ __all__ = ["audit", "audit_function", "load_target", "AuditError", "HOLDING"]
 
 
 def audit_function(fn: types.FunctionType, example: str | None = None,
-                   policy: Policy = AUDIT, label: str | None = None) -> AuditResult:
+                   policy: Policy = AUDIT, label: str | None = None,
+                   domains: Mapping[str, str] | None = None) -> AuditResult:
     """The audit report of one function (``to_json()`` is the ``--json`` document).
     ``example`` is the text of one call's arguments (a Python literal) when the body
-    does not tell the shapes; ``label`` names the function in the report."""
+    does not tell the shapes; ``label`` names the function in the report; ``domains``
+    maps parameter names to domain kinds (over the annotations, see ``declared``)."""
     t0 = time.perf_counter()
-    sig = analyse(fn, example)
+    sig = declared.apply(fn, analyse(fn, example), domains)
     g = wrap(fn, sig)
     no_prover, no_floats = _hashing_reasons(fn)
     props = _properties(g, sig, policy, no_prover, no_floats)
@@ -68,11 +72,12 @@ def audit_function(fn: types.FunctionType, example: str | None = None,
                         "seconds": round(time.perf_counter() - t0, 3)})
 
 
-def audit(target: str, example: str | None = None, policy: Policy = AUDIT) -> AuditResult:
+def audit(target: str, example: str | None = None, policy: Policy = AUDIT,
+          domains: Mapping[str, str] | None = None) -> AuditResult:
     """Load ``FILE.py:FUNC`` and audit it; the report names the function by ``target``."""
     fn, _, _ = load_target(target)
     with contextlib.redirect_stdout(io.StringIO()):
-        return audit_function(fn, example, policy, label=target)
+        return audit_function(fn, example, policy, label=target, domains=domains)
 
 
 def _hashing_reasons(fn) -> tuple[str | None, str | None]:

@@ -104,7 +104,8 @@ class _Evaluate:
             if isinstance(c, mpmath.mpf) and c and mpmath.isfinite(c):
                 mags.append(int(mpmath.mag(c)))
             elif isinstance(c, (int, Fraction)) and c:
-                mags.append(int(mpmath.mag(mpmath.mpf(c))))
+                q = Fraction(c)  # mpmath makes no mpf from a Fraction
+                mags.append(int(mpmath.mag(q.numerator)) - int(mpmath.mag(q.denominator)))
         span = max(mags) - min(mags)
         if span <= 16:
             return template(g, *values)

@@ -153,11 +153,12 @@ class Shape:
 
     kind: str = "scalar"           # "scalar" | "tuple" | "list"
     size: int = 0
+    domain: Any = "real"           # one domain, or one per tuple component
 
     def var(self, name: str) -> Var:
         if self.kind == "scalar":
-            return Var(name)
-        return Var(name, (self.size,), tuple_state=self.kind == "tuple")
+            return Var(name, domain=self.domain)
+        return Var(name, (self.size,), domain=self.domain, tuple_state=self.kind == "tuple")
 
     def text(self) -> str:
         if self.kind == "scalar":

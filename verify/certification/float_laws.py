@@ -42,6 +42,7 @@ from laws.core import BOUNDED, FAILS, FREE_MONOID, Law, Var
 from verify.certification import radius
 from impls.numerics import format_name
 from verify.certification.bounds import ball_interpretation
+from verify.decide.floats import seeds as float_seeds
 from verify.certification.radius import Ball, Decision
 from verify.engine.interp import Unsupported, make_torch
 from verify.engine.shapes import component_names, flatten, shape_like
@@ -242,6 +243,10 @@ def _search(law: Law, fmt: str, model: radius.Model, instance: Mapping[str, Any]
         if state["worst"] is None or seen["rho"] > state["worst"][1]["rho"]:
             state["worst"] = (list(comps), seen)
 
+    # seeded with the catalog's float counterexample in this format and near-overflow
+    # inputs (verify.decide.floats.seeds), tried before any generated example
+    for comps in float_seeds(law, fmt, instance):
+        probe = hypothesis.example(comps)(probe)
     probe()
     return state
 

@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from verify.cli import sandbox
+from verify.errors import BadInput
 from verify.cli.output import emit_json, out_console
 
 FLOAT_FORMATS = ("float32", "float64")
@@ -21,13 +22,29 @@ def cmd_audit(args) -> int:
     """0 once the report is written (a property failing is a finding, not a
     disagreement); 2 on bad input."""
     doc = sandbox.run({"kind": "audit", "target": args.target, "example": args.example,
-                       "policy": None}, args.timeout, f"auditing {args.target}",
-                       load_timeout=args.load_timeout, memory_gib=args.memory)
+                       "domains": _domains(args.domain), "policy": None}, args.timeout,
+                      f"auditing {args.target}", load_timeout=args.load_timeout,
+                      memory_gib=args.memory)
     if args.json:
         emit_json(doc)
     else:
         render(doc)
     return 0
+
+
+def _domains(items: list[str] | None) -> dict[str, str]:
+    """``NAME=KIND`` options as a dict; a kind that is no domain is bad input."""
+    from verify.engine import domains
+    out = {}
+    for item in items or []:
+        name, sep, kind = item.partition("=")
+        if not sep or not name or not kind:
+            raise BadInput(f"--domain {item!r}: expected NAME=KIND")
+        try:
+            out[name] = domains.get(kind).name
+        except domains.UnknownDomain as exc:
+            raise BadInput(f"--domain {item}: {exc}") from None
+    return out
 
 
 def _verdict_cell(name: str, r: dict) -> str:

@@ -37,7 +37,8 @@ def _run(request: dict, phase: Callable[[str], None]) -> Any:
         phase("importing")
         fn, label = api.load_function(target)
         phase("running")
-        return api.audit(fn, request.get("example"), policy, label=label).to_json()
+        return api.audit(fn, request.get("example"), policy, label=label,
+                         domains=request.get("domains")).to_json()
     if request["kind"] == "exercise":
         import verify.teaching.exercise  # noqa: F401
         api.exercise(request["name"])  # an unknown name before the file is loaded

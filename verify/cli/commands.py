@@ -143,7 +143,16 @@ def cmd_law(args) -> int:
 
 def show_value(value: Any, labels: tuple = ()) -> str:
     if isinstance(value, list) and labels and len(labels) == len(value):
-        return "(" + ", ".join(f"{k}={v}" for k, v in zip(labels, value, strict=True)) + ")"
+        return "(" + ", ".join(f"{k}={plain(v)}"
+                               for k, v in zip(labels, value, strict=True)) + ")"
+    return plain(value)
+
+
+def plain(value: Any) -> str:
+    """A value of a JSON result as text: lists in brackets, numbers carried as strings
+    (high-precision decimals) without quotes."""
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
     return str(value)
 
 
@@ -182,8 +191,8 @@ def _print_counterexample(out: Any, law, cx: dict) -> None:
         labels = {v.name: v.labels for v in law.vars_for(cx.get("instance", {}))}
     for name, value in cx["bindings"].items():
         out.print(f"    {name} = {escape(show_value(value, labels.get(name, ())))}")
-    out.print(f"    lhs = {escape(str(cx['lhs']))}")
-    out.print(f"    rhs = {escape(str(cx['rhs']))}")
+    out.print(f"    lhs = {escape(plain(cx['lhs']))}")
+    out.print(f"    rhs = {escape(plain(cx['rhs']))}")
     if cx.get("gap") is not None:
         out.print(f"    |lhs − rhs| = {cx['gap']}")
 
@@ -200,7 +209,8 @@ def _print_floats(out: Any, floats: dict) -> None:
         out.print(escape(line))
         if v.get("counterexample"):
             c = v["counterexample"]
-            out.print(escape(f"      at {c['bindings']}: lhs = {c['lhs']}, rhs = {c['rhs']}"))
+            out.print(escape(f"      at {c['bindings']}: lhs = {plain(c['lhs'])}, "
+                             f"rhs = {plain(c['rhs'])}"))
 
 
 # --------------------------------------------------------------------------- papers

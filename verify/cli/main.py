@@ -125,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     au.add_argument("--example", metavar="ARGS",
                     help="one example call's arguments as a Python literal, e.g. "
                          "'((1.0, 2.0), (3.0, 4.0))', when the body does not tell the shapes")
+    au.add_argument("--domain", action="append", metavar="NAME=KIND",
+                    help="the domain of parameter NAME (real, positive, nonneg, integer, "
+                         "natural, unit, small); repeatable; over the annotations")
     timeout(au)
 
     c = cmd("certify", "certify kernels against their laws with error bounds")
@@ -284,6 +287,11 @@ def _main(argv: list[str] | None) -> int:
             check_out_dir(args.smt, "--smt")
         if getattr(args, "report", None) is not None:
             check_out_dir(args.report, "--report")
+        if args.command in ("report", "all"):
+            from verify.cli.report_cmd import check_site_dir
+            site = args.out if args.command == "report" else args.report
+            if site is not None:
+                check_site_dir(site, "--out" if args.command == "report" else "--report")
         certificates = getattr(args, "certificates", None)
         if certificates is not None and not Path(certificates).is_dir():
             raise BadInput(f"--certificates {certificates}: not a directory")

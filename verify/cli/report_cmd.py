@@ -6,11 +6,33 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pathlib import Path
+
 from verify import api
 from verify.cli.output import emit_json
 from verify.cli.progress import Waiting
+from verify.errors import BadInput
 
 DEFAULT_CERTIFICATES = "certificates"
+MARKER = ".lawcheck-report"     # written by verify.report.site into every site
+FOOTER = "python -m verify report"
+
+
+def check_site_dir(path: str, option: str = "--out") -> None:
+    """``BadInput`` when ``path`` is a directory that holds files but no earlier report:
+    writing the site there would overwrite its index.html and remove the .html files of
+    its laws/ and certificates/ folders."""
+    p = Path(path)
+    if not p.is_dir() or not any(p.iterdir()) or (p / MARKER).is_file():
+        return
+    index = p / "index.html"
+    try:
+        if index.is_file() and FOOTER in index.read_text(encoding="utf-8", errors="replace"):
+            return      # a report written before the marker existed
+    except OSError:
+        pass
+    raise BadInput(f"{option} {path}: a directory that holds other files, not an earlier "
+                   "report; choose a new or empty directory")
 
 
 def write(out: str, laws: list[dict], papers: list[dict] | None, certificates: str | None

@@ -28,11 +28,11 @@ import traceback
 from typing import Any, Iterable
 
 from laws.core import EXACT, FREE_MONOID, HOLDS, PROBABILISTIC, SEARCH, Z3, Law
-from verify.decide import oracle, rational, witness
+from verify.decide import oracle, plain, pyrun, rational, witness
 from verify.decide.floats import float_verdicts
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import CATALOG, Policy
-from verify.decide.prover import Proof, prove
+from verify.decide.prover import Proof, conflict_reason, prove
 from verify.decide.search import Search, search
 from verify.results import LawResult, Verdict, agrees
 
@@ -60,6 +60,10 @@ def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
                        reason=f"the function could not be run ({type(exc).__name__}: "
                               f"{one_line(exc)})")
     values = out.pop("_values", None)
+    if out["verdict"] == REFUTED and values is not None and law.method in (Z3, SEARCH):
+        _replay(law, out, values)
+        if out["verdict"] != REFUTED:
+            values = None
     if out["verdict"] == PROVED:
         out["bound"] = None  # an unbounded proof (the method names any bounded part)
     out["ok"] = agrees(law.expect, out["verdict"])
@@ -69,6 +73,22 @@ def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
         out["floats"] = float_verdicts(law)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return LawResult(out, values=values)
+
+
+def _replay(law: Law, out: dict, values) -> None:
+    """Every refutation replays with plain Python (``verify.decide.pyrun``) before it
+    is shown; one Python does not confirm becomes ``unknown``, with the reason."""
+    inst = (out.get("counterexample") or {}).get("instance") or {}
+    try:
+        refused = plain.refusal(law) or ""
+        ok, why = pyrun.confirms(law, values, inst, exact_run=not refused,
+                                 raw="type test" in refused)
+    except Exception as exc:  # the function cannot run by plain Python at the point
+        ok, why = False, f"plain Python could not run it ({type(exc).__name__}: {exc})"
+    if not ok:
+        out.update(verdict=UNKNOWN, counterexample=None, reason="; ".join(
+            r for r in (out.get("reason"), "the counterexample "
+                        f"{out['counterexample']['bindings']} does not replay: {why}") if r))
 
 
 def _blank(law: Law) -> dict[str, Any]:
@@ -83,6 +103,9 @@ def _blank(law: Law) -> dict[str, Any]:
 
 
 def _by_method(law: Law, policy: Policy) -> dict:
+    refused = plain.refusal(law) if law.method in (Z3, SEARCH) else None
+    if refused:
+        return {"method": "plain Python only", **plain.decide_plain(law, refused)}
     if law.method == FREE_MONOID:
         return {"method": "free monoid (tuples under concatenation)", **_free_monoid(law)}
     if law.method == Z3:
@@ -214,6 +237,8 @@ def _rational(law: Law, inst, policy: Policy) -> Proof | None:
         f"{rational.ENCODING} on each of {len(found.regions)} paths"
     proof = dict(assumptions=found.assumptions, seconds=found.seconds,
                  encodings=[encoding], witness=seen)
+    if seen.get("conflict") is not None and seen["disagreement"] is None:
+        return Proof(UNKNOWN, conflict_reason(law, seen["conflict"]), **proof)
     if seen["disagreement"] is not None:
         d = seen["disagreement"]
         return Proof(ERROR, f"the rational-function identity {law.id} is contradicted at "

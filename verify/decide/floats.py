@@ -21,6 +21,7 @@ import torch
 
 from laws.core import Law, Var
 from verify.decide import fpproof, oracle
+from verify.engine import domains as kinds
 from verify.engine.interp import make_torch
 from verify.engine.shapes import flatten, shape_like
 
@@ -48,19 +49,7 @@ def _component(domain: str, n: int, dtype: torch.dtype, rng: np.random.Generator
           np.where(kind == 2, 1e4 + normal,
           np.where(kind == 3, np.sign(normal) * 10.0 ** rng.uniform(-top, top, n),
           np.where(kind == 4, big, normal)))))
-    if domain == "positive":
-        out = np.abs(out) + 1e-3
-    elif domain == "nonneg":
-        out = np.abs(out)
-    elif domain == "integer":
-        out = np.round(np.clip(out, -1e6, 1e6))
-    elif domain == "natural":
-        out = np.round(np.abs(np.clip(out, -1e6, 1e6)))
-    elif domain == "unit":
-        out = rng.uniform(0, 1, n)
-    elif domain == "small":
-        out = rng.integers(0, 4, n).astype(float)
-    return out
+    return kinds.get(domain).clamp(out, rng)
 
 
 def _inputs(vars_: tuple[Var, ...], dtype: torch.dtype, rng: np.random.Generator):
@@ -316,4 +305,35 @@ def float_verdicts(law: Law, formats=tuple(FORMATS), seed: int = 0) -> dict:
         except Exception as exc:  # an interpretation that cannot run this law
             out[fmt] = {"exact": None, "cases": 0, "counterexample": None,
                         "note": f"not evaluated: {type(exc).__name__}: {exc}"}
+    return out
+
+
+def seeds(law: Law, fmt: str, instance: Mapping[str, Any] | None = None) -> list[list[float]]:
+    """Inputs (flat scalar components) a float-format search of ``law`` should try
+    first: the counterexample this module's float check finds in ``fmt`` (if any), and
+    near-overflow points (every real component ±max/4 of the format). ``fmt`` must be
+    one of ``FORMATS`` (``ValueError`` otherwise)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown floating-point format {fmt!r} (known: {', '.join(FORMATS)})")
+    instance = law.instances[-1] if instance is None else instance
+    vars_ = law.vars_for(instance)
+    doms = [d for v in vars_ for d in v.component_domains()]
+    out: list[list[float]] = []
+    try:
+        with np.errstate(all="ignore"):
+            found = float_verdict(law, fmt, instance, 0, False).get("counterexample")
+    except Exception:  # a law this module cannot run in floats
+        found = None
+    if found is not None:
+        try:
+            comps = [float(x) for v in vars_ for x in flatten(found["bindings"][v.name])]
+        except (KeyError, TypeError, ValueError):
+            comps = []
+        if len(comps) == len(doms):
+            out.append(comps)
+    top = float(torch.finfo(FORMATS[fmt][0]).max) / 4
+    for sign in (1.0, -1.0):
+        row = [sign * top if not kinds.get(d).integer and kinds.get(d).contains(sign * top)
+               else float(kinds.get(d).grid()[1]) for d in doms]
+        out.append(row)
     return out

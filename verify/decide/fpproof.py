@@ -26,11 +26,12 @@ import z3
 
 from laws.core import Law
 from verify.decide.query import Query
+from verify.engine import domains as kinds
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
-REAL_DOMAINS = {"real", "positive", "nonneg", "unit"}
+REAL_DOMAINS = {d for d in kinds.NAMES if not kinds.get(d).integer}
 TIMEOUT_MS = 800
 MAX_INPUTS = 10           # scalar inputs; larger laws bit-blast too slowly to be worth it
 METHOD = "z3 IEEE floating-point proof (round to nearest even, finite non-NaN inputs)"
@@ -138,14 +139,7 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
         comps = []
         for label, dom in zip(component_names(v), v.component_domains()):
             x = z3.FP(label, sort)
-            facts += [z3.Not(z3.fpIsNaN(x)), z3.Not(z3.fpIsInf(x))]
-            zero = z3.FPVal(0.0, sort)
-            if dom == "positive":
-                facts.append(z3.fpGT(x, zero))
-            elif dom == "nonneg":
-                facts.append(z3.fpGEQ(x, zero))
-            elif dom == "unit":
-                facts += [z3.fpGEQ(x, zero), z3.fpLEQ(x, z3.FPVal(1.0, sort))]
+            facts += kinds.get(dom).fp_facts(x, sort)
             comps.append(x)
             symbols.append(x)
         values.append(shape_like(v, comps))

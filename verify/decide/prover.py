@@ -22,7 +22,7 @@ import z3
 from laws.core import BOUNDED, Law
 from verify.decide import oracle, smt, witness
 from verify.decide.query import Query
-from verify.engine import infinity
+from verify.engine import infinity, mathtext
 from verify.engine.definedness import use_conditions
 from verify.engine.interp import Unsupported
 from verify.engine.shapes import component_names, flatten, shape_like
@@ -140,7 +140,7 @@ def _assume(ctx: Z3Context, terms: list, pre: list):
         facts.append(claim)
         conditions.append(claim)
         assumptions.append(_short(text) if z3.is_true(guard)
-                           else f"{_short(text)} where {_short(str(guard), 60)}")
+                           else f"{_short(text)} where {_short(mathtext.text(guard), 60)}")
     return facts, assumptions, conditions
 
 
@@ -190,7 +190,17 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
         return done("error", values=d["values"], witness=seen,
                     reason=f"z3 proved {law.id} but the function disagrees at "
                            f"{d['bindings']}: lhs = {d['lhs']}, rhs = {d['rhs']}")
+    if seen.get("conflict") is not None:
+        return done("unknown", witness=seen, reason=conflict_reason(law, seen["conflict"]))
     return done("proved", witness=seen)
+
+
+def conflict_reason(law: Law, c: dict) -> str:
+    return (f"z3 proved {law.id}, but the function run by plain Python gives lhs = "
+            f"{c['lhs']}, rhs = {c['rhs']} at {c['bindings']} while the high-precision "
+            "replay of the same code finds the sides equal there: the runners disagree "
+            "about the function (or Python's rounding hides the value), so no proof is "
+            "reported")
 
 
 def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptions):

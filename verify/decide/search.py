@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Mapping
 
 from hypothesis import HealthCheck, Phase, assume, given, settings
@@ -14,30 +13,14 @@ from hypothesis import strategies as st
 
 from laws.core import Law, Var
 from verify.decide import oracle
+from verify.engine import domains
 from verify.engine.shapes import shape_like
 
 DEFAULT_CASES = 200
 
 
 def _scalar(domain: str) -> st.SearchStrategy:
-    small = st.integers(-8, 8)
-    halves = st.integers(-16, 16).map(lambda k: Fraction(k, 2))
-    wide = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False, width=64)
-    tiny = st.floats(-1e-6, 1e-6, allow_nan=False, allow_infinity=False)
-    real = st.one_of(small, halves, wide, tiny)
-    if domain == "integer":
-        return st.integers(-20, 20)
-    if domain == "natural":
-        return st.integers(0, 20)
-    if domain == "small":
-        return st.integers(0, 3)
-    if domain == "positive":
-        return st.one_of(st.integers(1, 8), st.floats(1e-6, 1e6, allow_nan=False))
-    if domain == "nonneg":
-        return st.one_of(st.integers(0, 8), st.floats(0, 1e6, allow_nan=False))
-    if domain == "unit":
-        return st.one_of(st.sampled_from([0, 1, Fraction(1, 2)]), st.floats(0, 1))
-    return real
+    return domains.get(domain).strategy()
 
 
 def strategy(var: Var) -> st.SearchStrategy:

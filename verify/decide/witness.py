@@ -37,18 +37,20 @@ import mpmath
 import z3
 
 from laws.core import Law
-from verify.decide import oracle
+from verify.decide import oracle, pyrun
 from verify.decide.query import Query
+from verify.engine import domains
 from verify.engine.shapes import component_names, flatten, shape_like
 
 GRID_POINTS = 24          # small integers and halves
+BINADE_POINTS = 32        # doubles from subnormals to ±1e150, run by plain Python
 BOUNDARY_QUERIES = 12     # branch conditions whose boundary is solved for
 EXCLUDED_QUERIES = 6      # assumptions whose negation is solved for
 PATH_QUERIES = 32         # paths of a path-by-path proof, one point each
 QUERY_MS = 200            # one z3 model query
 TIME_BUDGET = 3.0         # seconds for evaluating points (the queries stop earlier)
+PLAIN_BUDGET = 2.0        # further seconds for the plain-Python runner
 
-_SMALL = [0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3, Fraction(5, 2)]
 _LARGE = [2 ** 40, -(2 ** 40), Fraction(3, 2) * 2 ** 60, -(2 ** 62) - 1]
 # between the two: a branch that only opens above a threshold (x > 5, x > 50) and
 # changes the value by a unit, which at 2⁴⁰ is within the oracle's double-noise rule
@@ -56,19 +58,7 @@ _MEDIUM = [7, -7, 10, -10, 100, -100, Fraction(13, 2), -12]
 
 
 def _allowed(domain: str) -> list[Any]:
-    if domain in ("integer",):
-        return [x for x in _SMALL if isinstance(x, int)]
-    if domain == "natural":
-        return [0, 1, 2, 3, 5]
-    if domain == "small":
-        return [0, 1, 2, 3]
-    if domain == "positive":
-        return [1, 2, Fraction(1, 2), 3, Fraction(5, 2)]
-    if domain == "nonneg":
-        return [0, 1, 2, Fraction(1, 2), 3]
-    if domain == "unit":
-        return [0, 1, Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)]
-    return list(_SMALL)
+    return domains.get(domain).grid()
 
 
 def _grid(vars_, seed: int = 0) -> list[list[Any]]:
@@ -84,6 +74,29 @@ def _grid(vars_, seed: int = 0) -> list[list[Any]]:
     for big in _LARGE:
         rows.append([big if d == "real" else rng.choice(_allowed(d)) for d in doms])
     return [_shaped(vars_, r) for r in rows]
+
+
+def _binade_grid(vars_, seed: int = 1) -> list[list[Any]]:
+    """Doubles over every binade each domain allows (subnormals to ±10¹⁵⁰): each
+    magnitude in turn at each component, the others drawn from the same values."""
+    doms = [d for v in vars_ for d in v.component_domains()]
+    cands = [domains.get(d).binades() for d in doms]
+    rng = random.Random(seed)
+    rows = []
+    for i in range(BINADE_POINTS):
+        rows.append([c[(i + 3 * k) % len(c)] if k == i % len(doms) else rng.choice(c)
+                     for k, c in enumerate(cands)])
+    return [_shaped(vars_, r) for r in rows]
+
+
+def _doubles(vars_, values: list[Any]) -> list[Any]:
+    """The point at the nearest doubles (integer components stay integers)."""
+    out = []
+    for v, val in zip(vars_, values):
+        comps = [x if isinstance(x, bool) or domains.get(d).integer else
+                 Fraction(float(x)) for x, d in zip(flatten(val), v.component_domains())]
+        out.append(shape_like(v, comps))
+    return out
 
 
 def _shaped(vars_, flat: list[Any]) -> list[Any]:
@@ -125,7 +138,7 @@ def _model_point(ctx, vars_, facts: list, extra: z3.BoolRef) -> list[Any] | None
             q = query.number(ctx.variables[name])
             if q is None:
                 return None
-            flat.append(int(q) if dom in ("integer", "natural", "small") else q)
+            flat.append(int(q) if domains.get(dom).integer else q)
     return _shaped(vars_, flat)
 
 
@@ -139,7 +152,7 @@ def _compare(law: Law, values, instance) -> tuple[str, bool, dict | None]:
         if exact is not None and all(a == b for a, b in zip(*exact)):
             return "agree", True, None
         g = oracle.gap(law, values, instance)
-    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError, AssertionError):
         return "undefined", False, None
     if g.undecided:
         return "undefined", False, None
@@ -208,7 +221,63 @@ def check(law: Law, instance: Mapping[str, Any], ctx, vars_, facts: list,
             detail, values=values, exact=exact, kind=kind,
             bindings={v.name: oracle.plain(x) for v, x in zip(vars_, values)})
         break
+    if out["disagreement"] is None:
+        _plain(law, instance, ctx, vars_, base, conditions, points, out, t0)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
+
+
+def _plain(law: Law, instance, ctx, vars_, base, conditions, points, out, t0) -> None:
+    """The plain-Python runner (``verify.decide.pyrun``) at every point above, moved to
+    the nearest doubles, and at the binade grid. A certain difference at a point of the
+    domain that meets the stated assumptions is a disagreement; a difference only an
+    opaque float run sees (a library call, float64 lanes) is one when the oracle sees it
+    too, and otherwise a *conflict*: the two runners see different functions, so the
+    proof is not reported."""
+    runs = [(k, _doubles(vars_, p)) for k, p in points if k != "excluded"]
+    runs += [("binade", p) for p in _binade_grid(vars_)]
+    py = {"points": 0, "undecided": 0, "exact": 0}
+    out["python"] = py
+    for kind, values in runs:
+        if time.perf_counter() - t0 > TIME_BUDGET + PLAIN_BUDGET:
+            break
+        if not oracle.preconditions_hold(law, values, instance) or \
+                pyrun.pre_holds(law, values, instance) is not True:
+            continue
+        seen = pyrun.judge(law, values, instance)
+        if seen.status == "undecided":
+            py["undecided"] += 1
+            continue
+        py["points"] += 1
+        py["exact"] += bool(seen.sides and seen.sides.exact)
+        if seen.status == "agree":
+            continue
+        if seen.status == "gross":
+            with mpmath.workprec(oracle.PREC):
+                again, _, _ = _compare(law, values, instance)
+            if again != "differ":
+                # a NaN or ∞ only the float run has is the format's limit (overflow,
+                # underflow into log 0); finite sides that differ grossly are not
+                if pyrun.finite_sides(seen.sides) and out.get("conflict") is None and \
+                        _meets(ctx, vars_, base, conditions, values):
+                    out["conflict"] = _detail(vars_, values, seen, kind)
+                else:
+                    py["undecided"] += 1
+                continue
+        if not _meets(ctx, vars_, base, conditions, values):
+            out["excluded_disagreements"] += 1
+            continue
+        out["disagreement"] = _detail(vars_, values, seen, kind)
+        return
+
+
+def _detail(vars_, values, seen, kind: str) -> dict:
+    sides = seen.sides
+    def show(xs):
+        return (oracle.plain(pyrun.plain_value(xs[0]) if len(xs) == 1
+                                        else [pyrun.plain_value(x) for x in xs]))
+    return {"lhs": show(sides.lhs), "rhs": show(sides.rhs), "values": values,
+            "exact": sides.exact, "kind": f"plain Python ({kind})",
+            "bindings": {v.name: oracle.plain(x) for v, x in zip(vars_, values)}}
 
 

@@ -398,6 +398,49 @@ def _mp_where(c, a, b):
     return a if c else b
 
 
+# Library constants are Python floats: the exact doubles they denote (one rule for
+# numbers), not mpmath's π and e.
+_PI, _E, _TAU = (exact_double_mpf(c) for c in (math.pi, math.e, math.tau))
+
+
+def _mp_logaddexp(a, b):
+    """numpy's logaddexp: log(eᵃ + eᵇ), −∞ for two −∞, NaN for a NaN."""
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    if mpmath.isnan(a) or mpmath.isnan(b):
+        return mpmath.nan
+    m = a if a >= b else b
+    if mpmath.isinf(m):
+        return m
+    return m + mpmath.log(mpmath.exp(a - m) + mpmath.exp(b - m))
+
+
+def _mp_clip(x, lo, hi):
+    """numpy's clip: minimum(maximum(x, lo), hi), NaN propagating."""
+    return _mp_minimum(_mp_maximum(x, lo), hi)
+
+
+def _mp_trunc(x):
+    return int(mpmath.floor(x)) if x >= 0 else -int(mpmath.floor(-x))
+
+
+def _mp_float_trunc(x):
+    x = mpmath.mpf(x)
+    if not mpmath.isfinite(x):
+        return x
+    return mpmath.mpf(_mp_trunc(x))
+
+
+# numpy/math scalar words shared by the mpmath reading of np and math
+_MP_NUMPY_EXTRA = dict(
+    logaddexp=_mp_logaddexp, clip=_mp_clip, trunc=_mp_float_trunc,
+    floor=lambda x: mpmath.floor(x), ceil=lambda x: mpmath.ceil(x),
+    square=lambda x: x * x, log2=lambda x: _float_log(x) / mpmath.log(2),
+    log10=lambda x: _float_log(x) / mpmath.log(10), exp2=lambda x: mpmath.power(2, x),
+    cbrt=mpmath.cbrt, negative=lambda x: -x, reciprocal=lambda x: 1 / x,
+    arctan=mpmath.atan, tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh,
+    isnan=mpmath.isnan, isinf=mpmath.isinf, isfinite=mpmath.isfinite)
+
+
 def make_mpmath() -> Interpretation:
     tl = Namespace(
         "tl", maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where, exp=mpmath.exp,
@@ -408,18 +451,20 @@ def make_mpmath() -> Interpretation:
         cos=mpmath.cos, float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
         "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
-        inf=mpmath.inf, pi=mpmath.pi, e=mpmath.e, isinf=mpmath.isinf, isnan=mpmath.isnan,
+        inf=mpmath.inf, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf, isnan=mpmath.isnan,
         log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=mpmath.tanh,
         sin=mpmath.sin, cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor,
         ceil=mpmath.ceil,
-        copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot)
+        copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot,
+        trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
+        tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh, isfinite=mpmath.isfinite)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
         tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
         fmin=_mp_fmin,
-        hypot=mpmath.hypot, pi=mpmath.pi, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
-        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)))
+        hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), **_MP_NUMPY_EXTRA)
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min), "abs": abs},
                           np=np, torch=np, literal=exact_double_mpf)
@@ -458,13 +503,17 @@ def make_torch() -> Interpretation:
                    exp2=_unary(torch.exp2), log2=_unary(torch.log2),
                    fma=lambda a, b, c: a * b + c, **unary)
     mathns = Namespace("math", fabs=vabs, inf=math.inf, pi=math.pi, e=math.e,
+                       trunc=_unary(torch.trunc),
                        isinf=_unary(torch.isinf), isnan=_unary(torch.isnan),
                        floor=_unary(torch.floor), ceil=_unary(torch.ceil),
                        copysign=lambda a, b: torch.copysign(*_tensors(a, b)),
                        hypot=lambda a, b: torch.hypot(*_tensors(a, b)),
                        pow=lambda a, b: torch.pow(*_tensors(a, b)), **unary)
     np = Namespace("np", fallback=_numpy(), maximum=maximum, minimum=minimum, where=where,
-                   abs=vabs,
+                   abs=vabs, logaddexp=lambda a, b: torch.logaddexp(*_tensors(a, b)),
+                   clip=lambda x, lo, hi: torch.clamp(x, lo, hi),
+                   trunc=_unary(torch.trunc), floor=_unary(torch.floor),
+                   ceil=_unary(torch.ceil), square=_unary(torch.square),
                    inf=math.inf, fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
                    fmin=lambda a, b: torch.fmin(*_tensors(a, b)), pi=math.pi, **unary)
     def py_max(a, b):  # Python's max: the first unless the second is greater
@@ -556,10 +605,11 @@ def make_exact() -> Interpretation:
                   expm1=refuse("expm1"), inf=math.inf)
     tl = Namespace("tl", cdiv=lambda a, b: -(-a // b), float32=None, float64=None,
                    int32=None, int64=None, **common)
-    mathns = Namespace("math", fabs=abs, pi=refuse("pi"), floor=math.floor,
+    mathns = Namespace("math", fabs=abs, pi=Fraction(math.pi), e=Fraction(math.e),
+                       tau=Fraction(math.tau), floor=math.floor,
                        ceil=math.ceil, **common)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
-                   (x > 0) - (x < 0), **common)
+                   (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e), **common)
     return Interpretation("exact", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},

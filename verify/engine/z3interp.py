@@ -41,6 +41,7 @@ import z3
 
 from laws.core import Var
 import verify
+from verify.engine import domains, mathtext
 from verify.engine import interp as _interp
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, shape_like
@@ -105,13 +106,10 @@ class Z3Context:
         return shape_like(var, comps)
 
     def _scalar(self, label: str, domain: str) -> z3.ArithRef:
-        if domain in ("integer", "natural", "small"):
-            v = z3.Int(label)
-        else:
-            v = z3.Real(label)
+        dom = domains.get(domain)
+        v = z3.Int(label) if dom.integer else z3.Real(label)
         self.variables[label] = v
-        facts = {"positive": [v > 0], "nonneg": [v >= 0], "natural": [v >= 0],
-                 "unit": [v >= 0, v <= 1], "small": [v >= 0, v <= 3]}.get(domain, [])
+        facts = dom.facts(v)
         self.side.extend(facts)
         self.domain.extend(facts)
         return v
@@ -240,6 +238,31 @@ class Z3Context:
             if taken else z3.BoolVal(True)
         self.raising.append((path, cond, text))
 
+    def decided_by_form(self, cond: Any, decided: Any) -> None:
+        """``cond`` simplified to a constant (``r == r``, ``s − s == 0``): refused when
+        it involves a value that may be NaN or infinite (a root or log symbol, a
+        stand-in for ±∞), where the form decides what the value would not."""
+        if (z3.is_true(decided) or z3.is_false(decided)) and z3.is_expr(cond) and (
+                self.mentions_fresh(cond) or self._mentions_inf(cond)):
+            raise Unsupported(f"the test {mathtext.text(cond)} is decided by its form, but "
+                              "the value it tests may be NaN or infinite there")
+
+    def _mentions_inf(self, t: Any) -> bool:
+        if not self._inf:
+            return False
+        ids = {s.get_id() for s in self._inf.values()}
+        seen, stack = set(), [t]
+        while stack:
+            u = stack.pop()
+            if u.get_id() in seen:
+                continue
+            seen.add(u.get_id())
+            if u.get_id() in ids:
+                return True
+            if z3.is_app(u):
+                stack.extend(u.children())
+        return False
+
     def mentions_fresh(self, t: Any) -> bool:
         """Whether a term contains a log/sqrt symbol (then compare through exp)."""
         if not z3.is_expr(t) or not self.log_symbols:
@@ -300,10 +323,11 @@ class Z3Context:
             a, b = lift(a), lift(b)
             if isinstance(c, bool):
                 return a if c else b
-            c = z3.simplify(c)
-            if z3.is_true(c):
+            decided = z3.simplify(c)
+            ctx.decided_by_form(c, decided)
+            if z3.is_true(decided):
                 return a
-            if z3.is_false(c):
+            if z3.is_false(decided):
                 return b
             return z3.If(c, a, b)
 
@@ -335,24 +359,47 @@ class Z3Context:
                 raise Unsupported("math.log with a base has no z3 encoding")
             return ctx.log(x, raises=True)
 
+        def trunc(x):
+            x = lift(x)
+            if not z3.is_expr(x):
+                return math.trunc(x)
+            return z3.If(x >= 0, floor(x), -floor(-x))
+
+        def clip(x, lo, hi):
+            return minimum(maximum(x, lo), hi)
+
+        def logaddexp(a, b):
+            m = maximum(a, b)
+            return m + ctx.log(ctx.exp(lift(a) - m) + ctx.exp(lift(b) - m))
+
         common = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute,
                       exp=ctx.exp, log=ctx.log, sqrt=ctx.sqrt,
                       fma=lambda a, b, c: a * b + c)
         tl = Namespace("tl", exp2=unsupported("exp2"), log2=unsupported("log2"),
                        sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
-        mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp,
+        consts = {k: _exact_real(getattr(math, k)) for k in ("pi", "e", "tau")}
+        mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp, **consts,
                            floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
+                           trunc=trunc,
                            tanh=unsupported("tanh"),
                            log1p=lambda x: ctx.log(1 + x, raises=True),
                            expm1=lambda x: ctx.exp(x) - 1)
         import numpy
         npns = Namespace("np", fallback=numpy, fmax=maximum, fmin=minimum, inf=float("inf"),
+                         pi=consts["pi"], e=consts["e"], clip=clip, logaddexp=logaddexp,
+                         trunc=lambda x: _float_of(trunc(x)), floor=lambda x: _float_of(floor(x)),
+                         ceil=lambda x: _float_of(ceil(x)), square=lambda x: lift(x) * lift(x),
                          tanh=unsupported("tanh"), **common)
         return Interpretation("z3", tl, mathns,
                               {"max": variadic(maximum, max),
                                "min": variadic(minimum, min), "abs": absolute},
                               np=npns, torch=npns, literal=_exact_real)
+
+
+def _float_of(x: Any) -> Any:
+    """numpy's floor/ceil/trunc return floats: an int term as a real."""
+    return z3.ToReal(x) if z3.is_expr(x) and z3.is_int(x) else x
 
 
 def _exact_real(x: float) -> z3.ArithRef:
@@ -456,6 +503,8 @@ def _forking_bool(self):
     if not _ACTIVE or _origin(sys._getframe(1).f_code.co_filename)[0]:
         return _ORIGINAL_BOOL(self)
     simplified = z3.simplify(self)
+    if _CTX_FOR_INF:
+        _CTX_FOR_INF[-1].decided_by_form(self, simplified)
     if z3.is_true(simplified):
         return True
     if z3.is_false(simplified):
@@ -666,6 +715,8 @@ def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
                 result = fn()
             except Unsupported:
                 raise
+            except AssertionError:  # an assert is a precondition: this path is outside
+                result = _ASSERTED
             except Exception as exc:  # the function cannot run on symbolic values
                 raise Unsupported(f"the function failed on symbolic values: "
                                   f"{type(exc).__name__}: {exc}") from exc
@@ -674,12 +725,24 @@ def evaluate(ctx: Z3Context, fn: Callable[[], Any]) -> Any:
         paths.append((br.taken, result))
         if len(paths) > MAX_PATHS:
             raise Unsupported(f"more than {MAX_PATHS} symbolic paths")
+    excluded = [taken for taken, value in paths if value is _ASSERTED]
+    paths = [(taken, value) for taken, value in paths if value is not _ASSERTED]
+    if not paths:
+        raise Unsupported("every path of the function fails an assert")
+    for taken in excluded:
+        cond = z3.Not(z3.And(*[c if choice else z3.Not(c) for c, choice in taken]))
+        ctx.side.append(cond)
+        ctx.assumptions.append((f"precondition (assert): {mathtext.text(z3.simplify(cond))}",
+                                None))
     ctx.max_paths = max(ctx.max_paths, len(paths))
     result = paths[-1][1]
     for taken, value in reversed(paths[:-1]):
         cond = z3.And(*[c if choice else z3.Not(c) for c, choice in taken])
         result = _join(ctx, cond, value, result)
     return result
+
+
+_ASSERTED = object()  # a path on which an assert failed
 
 
 def _join(ctx, cond, a, b):

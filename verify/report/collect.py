@@ -3,7 +3,8 @@ about it) and one per certificate file (the JSON with its stale marks).
 
 Nothing is checked or certified here: the law results come from the caller (``verify
 all`` reuses its own), the certificates are read from their files, and the stale marks
-come from the certifier's own hashing (``verify.certification.sources``).
+come from the certifier's own hashing (``verify.certification.sources``), applied to
+each document as read here (a file is read once, and at most 32 MiB of it).
 """
 from __future__ import annotations
 
@@ -35,7 +36,15 @@ def claim_anchor(paper_id: str, index: int) -> str:
 def show_value(value: Any, labels: tuple = ()) -> str:
     """A binding as `verify law` shows it: labelled tuple components when known."""
     if isinstance(value, list) and labels and len(labels) == len(value):
-        return "(" + ", ".join(f"{k}={v}" for k, v in zip(labels, value)) + ")"
+        return "(" + ", ".join(f"{k}={plain(v)}" for k, v in zip(labels, value)) + ")"
+    return plain(value)
+
+
+def plain(value: Any) -> str:
+    """A value of a JSON result as text: lists in brackets, numbers carried as strings
+    (high-precision decimals) without quotes."""
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
     return str(value)
 
 
@@ -50,8 +59,8 @@ def _counterexample(law: Any, cx: Mapping | None) -> dict | None:
             labels = {}
     bindings = [(name, show_value(v, labels.get(name, ())))
                 for name, v in (cx.get("bindings") or {}).items()]
-    return {"bindings": bindings, "lhs": str(cx.get("lhs")), "rhs": str(cx.get("rhs")),
-            "gap": None if cx.get("gap") is None else str(cx["gap"]),
+    return {"bindings": bindings, "lhs": plain(cx.get("lhs")), "rhs": plain(cx.get("rhs")),
+            "gap": None if cx.get("gap") is None else plain(cx["gap"]),
             "instance": dict(cx.get("instance") or {})}
 
 
@@ -67,8 +76,8 @@ def _floats(floats: Mapping | None) -> list[dict]:
                      "how": v.get("method") or v.get("note") or "",
                      "worst": worst,
                      "counterexample": None if not cx else
-                     {"bindings": str(cx.get("bindings")), "lhs": str(cx.get("lhs")),
-                      "rhs": str(cx.get("rhs"))}})
+                     {"bindings": str(cx.get("bindings")), "lhs": plain(cx.get("lhs")),
+                      "rhs": plain(cx.get("rhs"))}})
     return rows
 
 
@@ -170,32 +179,69 @@ def paper_entries(paper_results: Iterable[Mapping] | None) -> list[dict]:
 # --------------------------------------------------------------------------- certificates
 def load_certificates(directory: str | Path | None) -> list[dict]:
     """Every ``*.json`` in ``directory``, sorted by name: {"file", "page", "cert" (the
-    document, or None), "error" (why it could not be read), "stale" (the certifier's
-    reason, or None), "sources" (each hashed file with "current", "changed" or
-    "missing")}. A missing directory has no certificates."""
+    document, or None), "error" (why it could not be read), "stale" (why the recorded
+    source hash no longer matches, or None), "sources" (each hashed file with "current",
+    "changed" or "missing")}. A missing directory has no certificates; a file that is
+    not JSON, nested too deeply or larger than ``MAX_CERTIFICATE_BYTES`` is listed
+    with its error."""
     if directory is None or not Path(directory).is_dir():
         return []
-    from verify.certification.sources import hash_sources, stale_certificates
-    stale = {Path(s["path"]).name: s.get("reason") for s in stale_certificates(directory)}
+    from verify.certification.sources import hash_sources
     out = []
     used: set[str] = set()
     for path in sorted(Path(directory).glob("*.json")):
         page = _unique(f"certificates/{slug(path.stem)}.html", used)
         entry: dict[str, Any] = {"file": path.name, "page": page, "cert": None,
-                                 "error": None, "stale": stale.get(path.name),
-                                 "sources": []}
+                                 "error": None, "stale": None, "sources": []}
         try:
-            cert = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(cert, dict) or "kernel" not in cert:
-                raise ValueError("not a certificate (no kernel)")
-        except (OSError, ValueError) as exc:
-            entry["error"] = f"{type(exc).__name__}: {exc}"
+            cert = _read_certificate(path)
+        except (OSError, ValueError, RecursionError) as exc:
+            entry["error"] = (f"{type(exc).__name__}: nested too deeply to read"
+                              if isinstance(exc, RecursionError)
+                              else f"{type(exc).__name__}: {exc}")
             out.append(entry)
             continue
         entry["cert"] = cert
         entry["sources"] = _source_marks(cert.get("sources"), hash_sources)
+        entry["stale"] = _stale_reason(cert, entry["sources"], hash_sources)
         out.append(entry)
     return out
+
+
+MAX_CERTIFICATE_BYTES = 32 * 2 ** 20   # the project's largest is well under 1 MiB
+
+
+def _read_certificate(path: Path) -> dict:
+    with path.open("rb") as f:
+        data = f.read(MAX_CERTIFICATE_BYTES + 1)
+    if len(data) > MAX_CERTIFICATE_BYTES:
+        raise ValueError(f"larger than {MAX_CERTIFICATE_BYTES / 2 ** 20:g} MiB, not read")
+    cert = json.loads(data.decode("utf-8"))
+    if not isinstance(cert, dict) or "kernel" not in cert:
+        raise ValueError("not a certificate (no kernel)")
+    return cert
+
+
+def _stale_reason(cert: dict, marks: list[dict], hash_sources: Any) -> str | None:
+    """Why ``cert`` no longer matches the files it names (the certifier's reasons, as
+    ``verify.certification.sources.stale_certificates`` words them), or None."""
+    recorded, files = cert.get("source_hash"), cert.get("sources")
+    if not isinstance(recorded, str) or not isinstance(files, list) or not all(
+            isinstance(f, dict) and "path" in f for f in files):
+        return "unreadable certificate (no recorded source hash)"
+    odd = [m["path"] for m in marks if m["state"] == "not a file"]
+    if odd:
+        return "not a file: " + ", ".join(odd)
+    if hash_sources([str(f["path"]) for f in files])["sha256"] == recorded:
+        return None
+    parts = []
+    changed = [m["path"] for m in marks if m["state"] == "changed"]
+    missing = [m["path"] for m in marks if m["state"] == "missing"]
+    if changed:
+        parts.append("changed: " + ", ".join(changed))
+    if missing:
+        parts.append("missing: " + ", ".join(missing))
+    return "; ".join(parts) or "source hash differs"
 
 
 def _unique(page: str, used: set[str]) -> str:
@@ -214,8 +260,23 @@ def _source_marks(sources: Any, hash_sources: Any) -> list[dict]:
     for f in sources:
         if not isinstance(f, dict) or "path" not in f:
             continue
-        now = hash_sources([str(f["path"])])["files"][0]["sha256"]
-        state = ("missing" if now is None else
-                 "current" if now == f.get("sha256") else "changed")
+        if not _regular_or_absent(str(f["path"])):
+            state = "not a file"   # a device or a fifo: reading it might never end
+        else:
+            now = hash_sources([str(f["path"])])["files"][0]["sha256"]
+            state = ("missing" if now is None else
+                     "current" if now == f.get("sha256") else "changed")
         rows.append({"path": str(f["path"]), "sha256": str(f.get("sha256")), "state": state})
     return rows
+
+
+def _regular_or_absent(path: str) -> bool:
+    """Whether hashing ``path`` (relative to the repository, as the certifier resolves
+    it) reads a plain file or nothing."""
+    from verify.certification.sources import REPO_ROOT
+    p = Path(path)
+    p = p if p.is_absolute() else REPO_ROOT / p
+    try:
+        return not p.exists() or p.is_file()
+    except OSError:
+        return False

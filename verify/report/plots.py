@@ -85,6 +85,9 @@ def downsample(points: Sequence[Any], limit: int = MAX_POINTS) -> list[Any]:
     return picked + [points[-1]]
 
 
+EDGE = 1.6   # room beyond the ρ = 0 and ρ = ∞ markers on a log axis
+
+
 class Plotter:
     """Makes the figures of one report with one reused matplotlib figure."""
 
@@ -168,7 +171,8 @@ class Plotter:
         lo = min(finite + [1.0]) / 3
         hi = max(finite + [1.0]) * 3
         with matplotlib.rc_context(_RC):
-            ax = self._new(min(0.9 + 0.19 * len(rows), 14), left=_label_room(rows))
+            ax = self._new(min(0.9 + 0.19 * len(rows), 14), left=_label_room(rows),
+                           right=1.9)
             y = list(range(len(rows)))
             for dtype, vs in series.items():
                 color = COLORS.get(dtype, "#333333")
@@ -191,13 +195,14 @@ class Plotter:
                                marker=">", zorder=3, label=_plain(f"{dtype}: ρ = ∞"))
             ax.axvline(1.0, color="black", linewidth=1)
             ax.set_xscale("log")
-            ax.set_xlim(lo, hi)
+            ax.set_xlim(lo / EDGE, hi * EDGE)   # markers on the edges drawn whole
             _log_axis(ax.xaxis, lo, hi)
             ax.set_ylim(-0.7, len(rows) - 0.3)
             _row_labels(ax, [_short(r) for r in rows])
             ax.invert_yaxis()
             ax.set_xlabel(xlabel)
-            ax.legend(loc="lower right", fontsize=7)
+            # beside the axes: inside, it would hide the points near ρ = 1
+            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7)
             return self._svg(title)
 
     def power(self, rows: Sequence[tuple[str, Mapping[str, Any]]]) -> str | None:
@@ -228,7 +233,7 @@ class Plotter:
                                edgecolors="black" if kind == "kernel" else "none")
             ax.axvline(1.0, color="black", linewidth=1)
             ax.set_xscale("log")
-            ax.set_xlim(lo, hi)
+            ax.set_xlim(lo / EDGE, hi * EDGE)
             _log_axis(ax.xaxis, lo, hi)
             ax.set_ylim(-0.7, len(rows) - 0.3)
             _row_labels(ax, [label for label, _ in rows])

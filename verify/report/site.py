@@ -46,7 +46,8 @@ def write_site(out: str | os.PathLike, laws: Iterable[Mapping[str, Any]],
     page_of = {e["id"]: e["page"] for e in entries}
     certs = collect.load_certificates(certificates)
     plotter = Plotter()
-    files: dict[str, str] = {"style.css": pages.stylesheet()}
+    files: dict[str, str] = {"style.css": pages.stylesheet(),
+                             ".lawcheck-report": "written by python -m verify report\n"}
     by_kernel: dict[str, list] = {}
     for c in certs:
         if c["cert"] is None:

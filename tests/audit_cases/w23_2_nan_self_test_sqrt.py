@@ -1,0 +1,11 @@
+# expect: kind=binary commutative=proved|tested|unknown associative=proved|tested|unknown idempotent=proved|tested|unknown separable=refuted|unknown|error
+# np.sqrt of a negative is NaN, and NaN ≠ NaN: f(a, b) = a where a ≥ b, else b, which is
+# max(a, b). Deciding r == r as True makes it the left projection (not commutative).
+import numpy as np
+
+
+def f(a, b):
+    r = np.sqrt(a - b)
+    if r == r:
+        return a
+    return b

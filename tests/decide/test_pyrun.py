@@ -1,0 +1,209 @@
+"""The plain-Python runner: the original function, as Python runs it, is the witness of
+every proof and the replay of every refutation; state, identity and type tests are
+decided by Python alone; domains are defined once and stated by the user."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from laws.core import Law, Property, Var
+from verify.decide import oracle, pyrun
+from verify.decide.decide import decide
+from verify.decide.policy import AUDIT
+from verify.decide.prover import prove
+from verify.engine import domains, mathtext, z3interp
+from verify.engine.tracked import Tracked, watching
+
+
+def _law(lhs, rhs, n=2, domain="real", **kw):
+    return Law(id="t.pyrun", property=Property.ASSOCIATIVITY, statement="test",
+               licenses="test", vars=tuple(Var(v, domain=domain) for v in "abc"[:n]),
+               lhs=lhs, rhs=rhs, **kw)
+
+
+# ----------------------------------------------------------------------------- tracked
+def test_the_rounding_bound_is_exact_for_one_operation_and_covers_a_cancellation():
+    with watching(set()) as w:
+        x = Tracked(0.1) + Tracked(0.2)
+        assert x.err == float(abs(Fraction(0.1) + Fraction(0.2) - Fraction(0.3000000000000000444)))
+        big = Tracked(1e20) + Tracked(1.0)   # loses the 1
+        assert big.err >= 1.0
+        assert (big - Tracked(1e20)).err >= 1.0
+        assert not w.uncertain
+        assert (Tracked(2.0) * Tracked(3.0)).err == 0.0  # exact products carry no error
+
+
+def test_a_branch_within_the_bound_is_uncertain_and_a_library_value_is_opaque():
+    with watching(set()) as w:
+        s = Tracked(1e20) + Tracked(1.0)
+        assert (s - Tracked(1e20) == 0) is True
+        assert w.uncertain
+    with watching(set()) as w:
+        Tracked(2.0) + math.exp(Tracked(1.0))
+        assert w.opaque
+    with watching({0.5}) as w:
+        Tracked(2.0) * 0.5     # a constant of the code is exact
+        assert not w.opaque
+
+
+# ----------------------------------------------------------------------------- judge
+def test_exact_where_rational_and_within_rounding_elsewhere():
+    law = _law(lambda a, b: (a + b) * (a - b), lambda a, b: a * a - b * b)
+    assert pyrun.judge(law, [Fraction(1, 3), 7]).status == "agree"
+    assert pyrun.judge(law, [Fraction(1, 3), 7]).sides.exact
+    law = _law(lambda a, b: math.exp(a) * math.exp(b), lambda a, b: math.exp(a + b))
+    assert pyrun.judge(law, [0.3, 1.7]).status == "agree"
+    assert pyrun.judge(law, [1000.0, 1.0]).status == "undecided"   # math.exp raises
+
+
+def test_a_cancellation_no_double_resolves_confirms_no_refutation():
+    # exp(a²) + b − exp(a²) is b: at a = 12 a double loses b, and so does a fixed
+    # 113/177-bit oracle; plain Python's bound sees the loss.
+    f = lambda a, b: math.exp(a * a) + b - math.exp(a * a)  # noqa: E731
+    law = _law(lambda a, b: f(a, b), lambda a, b: b)
+    ok, why = pyrun.confirms(law, [12, 1])
+    assert not ok and "rounding" in why
+    assert pyrun.confirms(_law(lambda a, b: a - b, lambda a, b: b - a), [1, 0])[0]
+
+
+def test_the_near_miss_a_real_difference_below_the_oracle_floor_is_not_confirmed_away():
+    # (a + b) + c vs a + (b + c) on floats differs by rounding only: agree.
+    law = _law(lambda a, b, c: (a + b) + c, lambda a, b, c: a + (b + c), n=3)
+    assert pyrun.judge(law, [0.1, 0.2, 0.3], exact_run=False).status == "agree"
+    # a real difference of one unit at 2⁶⁰ is beyond the bound: differ
+    law = _law(lambda a, b: a + b + (1 if a > 0 else 0), lambda a, b: a + b)
+    assert pyrun.judge(law, [2.0 ** 60, 1.0]).status == "differ"
+
+
+# ----------------------------------------------------------------------------- witness
+def _identity_fabs(monkeypatch):
+    """math.fabs read as the identity by every interpretation: only Python knows."""
+    real = z3interp.Z3Context._make_interpretation
+
+    def broken(self):
+        interp = real(self)
+        interp.math.fabs = lambda x: x
+        return interp
+    monkeypatch.setattr(z3interp.Z3Context, "_make_interpretation", broken)
+    monkeypatch.setattr(oracle.MP.math, "fabs", lambda x: x)
+    monkeypatch.setattr(oracle.EXACT.math, "fabs", lambda x: x)
+
+
+def _first_max(monkeypatch):
+    """Builtin max read as its first argument by every interpretation."""
+    real = z3interp.Z3Context._make_interpretation
+
+    def broken(self):
+        interp = real(self)
+        interp.builtins = dict(interp.builtins, max=lambda a, b: a)
+        return interp
+    monkeypatch.setattr(z3interp.Z3Context, "_make_interpretation", broken)
+    for interp in (oracle.MP, oracle.EXACT):
+        monkeypatch.setattr(interp, "builtins", dict(interp.builtins, max=lambda a, b: a))
+
+
+def test_a_wrong_reading_shared_by_every_interpretation_is_caught_by_plain_python(
+        monkeypatch):
+    _first_max(monkeypatch)
+    law = _law(lambda a, b: max(a, b), lambda a, b: a)
+    proof = prove(law)
+    assert proof.status == "error"
+    d = proof.witness["disagreement"]
+    assert d["kind"].startswith("plain Python")
+    a, b = (float(x) for x in d["values"])
+    assert max(a, b) != a
+
+
+def test_a_library_word_misread_everywhere_is_no_proof(monkeypatch):
+    # through a library call the float run's bound is incomplete: the readings disagree
+    # about the function, so the verdict is unknown, never proved
+    _identity_fabs(monkeypatch)
+    proof = prove(_law(lambda a: math.fabs(a), lambda a: a, n=1))
+    assert proof.status in ("unknown", "error")
+    assert proof.status != "unknown" or "plain Python" in proof.reason
+
+
+def test_a_refutation_python_does_not_confirm_is_unknown(monkeypatch):
+    # fabs(a) == |a| is true; with fabs read as the identity the searcher "refutes" it
+    _identity_fabs(monkeypatch)
+    law = Law(id="t.fabs", property=Property.ASSOCIATIVITY, statement="t", licenses="t",
+              vars=(Var("a"),), lhs=lambda a: math.fabs(a), rhs=lambda a: abs(a),
+              method="search", reason="test")
+    res = decide(law, AUDIT)
+    assert res["verdict"] == "unknown" and "does not replay" in res["reason"]
+    assert res["counterexample"] is None
+
+
+def test_the_witness_reaches_every_binade():
+    from verify.decide.witness import _binade_grid
+    pts = [abs(float(x)) for row in _binade_grid((Var("a"), Var("b"))) for x in row]
+    assert max(pts) >= 1e150 and min(p for p in pts if p) <= 1e-300
+
+
+# ----------------------------------------------------------------------------- state
+MODE = "add"
+
+
+def _switch():
+    global MODE
+    MODE = "sub"
+
+
+def test_a_helper_writing_a_global_is_decided_by_python_alone():
+    def f(a, b):
+        _switch()
+        return a - b if MODE == "sub" else a + b
+    law = _law(lambda a, b: f(a, b), lambda a, b: f(b, a))
+    res = decide(law, AUDIT)
+    assert res["verdict"] == "refuted" and res["method"] == "plain Python only"
+    assert "writes the module global 'MODE'" in res["reason"]
+
+
+def test_an_identity_test_against_none_is_no_refusal():
+    from verify.engine.faithful import refusal
+
+    def g(a, b=None):
+        return a if b is None else a + b
+
+    def h(a, b):
+        m = max(a, b)
+        return m if m is a else a + b
+    assert refusal(g) is None
+    assert "identities" in refusal(h)
+
+
+# ----------------------------------------------------------------------------- domains
+def test_one_definition_per_domain():
+    assert domains.get("positive").contains(Fraction(1, 2))
+    assert not domains.get("positive").contains(0)
+    assert not domains.get("small").contains(4)
+    assert domains.get("natural").contains(np.int64(3))
+    assert all(domains.get("unit").contains(x) for x in domains.get("unit").binades())
+    with pytest.raises(domains.UnknownDomain):
+        domains.get("postive")
+    import z3
+    v = z3.Real("v")
+    assert [str(f) for f in domains.get("unit").facts(v)] == ["v >= 0", "v <= 1"]
+    assert domains.get("positive").text("n") == "n > 0"
+
+
+def test_assumptions_print_as_mathematics():
+    import z3
+    a, b = z3.Reals("a b")
+    assert mathtext.text(z3.And(z3.Not(a + b == 0), b > 1)) == "a + b ≠ 0 ∧ b > 1"
+
+
+def test_an_assert_is_a_precondition():
+    # (the function lives outside this file: pytest rewrites the asserts of test files)
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parents[1] / "audit_cases" / "w23_9_assert_precondition.py"
+    spec = importlib.util.spec_from_file_location("w23_assert_case", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    f = module.f
+    law = _law(lambda a, b, c: f(f(a, b), c), lambda a, b, c: f(a, f(b, c)), n=3)
+    proof = prove(law)
+    assert proof.status == "proved"
+    assert any(s.startswith("precondition (assert)") for s in proof.assumptions)

@@ -1,0 +1,97 @@
+"""Certificate directories a report must survive: a document nested too deeply for the
+JSON parser, one too large to read, one whose hashed sources name a device that never
+ends. Each is listed with its reason; the rest of the site is written."""
+import json
+
+from verify.report import collect, write_site
+
+
+def _cert(**extra):
+    return {"kernel": "k", "pass": True, "rho": 0.5, **extra}
+
+
+def test_deep_nesting_and_size_are_reported_not_raised(tmp_path, monkeypatch):
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    (certs / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (certs / "deep_kernel.json").write_text('{"kernel": ' + "[" * 5000 + "]" * 5000 + "}")
+    (certs / "big.json").write_text(json.dumps(_cert(pad="a" * 400_000)))
+    (certs / "fine.json").write_text(json.dumps(_cert()))
+    monkeypatch.setattr(collect, "MAX_CERTIFICATE_BYTES", 300_000)
+    summary = write_site(tmp_path / "site", [], None, certs)
+    assert summary.unreadable == ["big.json", "deep.json", "deep_kernel.json"]
+    assert summary.certificates == 1
+    entries = {e["file"]: e for e in collect.load_certificates(certs)}
+    assert "nested too deeply" in entries["deep.json"]["error"]
+    assert "larger than" in entries["big.json"]["error"]
+    assert entries["fine.json"]["error"] is None
+    page = (tmp_path / "site" / "certificates" / "deep.html").read_text(encoding="utf-8")
+    assert "nested too deeply" in page
+
+
+def test_a_source_that_is_a_device_is_not_read(tmp_path):
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    sources = [{"path": "/dev/zero", "sha256": "0" * 64}]
+    (certs / "dev.json").write_text(json.dumps(_cert(sources=sources, source_hash="0" * 64)))
+    [entry] = collect.load_certificates(certs)   # reading /dev/zero would never return
+    assert entry["sources"][0]["state"] == "not a file"
+    assert entry["stale"] == "not a file: /dev/zero"
+
+
+def test_stale_reasons_match_the_certifier(tmp_path):
+    """The report words staleness as ``stale_certificates`` does, file for file."""
+    from verify.certification.sources import hash_sources, stale_certificates
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    now = hash_sources(["laws/core.py", "laws/monoid.py"])
+    (certs / "current.json").write_text(json.dumps(_cert(sources=now["files"],
+                                                         source_hash=now["sha256"])))
+    moved = [dict(now["files"][0], sha256="0" * 64), {"path": "no/such.py", "sha256": "1"}]
+    (certs / "moved.json").write_text(json.dumps(_cert(sources=moved, source_hash="x")))
+    (certs / "nohash.json").write_text(json.dumps(_cert()))
+    ours = {e["file"]: e["stale"] for e in collect.load_certificates(certs)}
+    theirs = {p["path"].rsplit("/", 1)[-1]: p["reason"] for p in stale_certificates(certs)}
+    assert ours["current.json"] is None and "current.json" not in theirs
+    assert ours["moved.json"] == theirs["moved.json"] == (
+        "changed: laws/core.py; missing: no/such.py")
+    assert ours["nohash.json"] and theirs["nohash.json"]
+
+
+def test_rho_legend_sits_beside_the_points_and_edge_markers_are_whole():
+    """The legend of ρ per case once sat inside the axes over the points near ρ = 1;
+    the ρ = 0 markers sat on the axis edge, half over the row labels."""
+    from verify.report.plots import Plotter
+    plotter = Plotter()
+    rows = [f"case {i}" for i in range(8)]
+    svg = plotter.rho_per_row(rows, {"float16": [0.0] + [0.999] * 7,
+                                     "float32": [0.0] + [0.01] * 7}, "ρ", "ρ per case")
+    assert svg and "<svg" in svg
+    [ax] = plotter.fig.axes
+    legend = ax.get_legend().get_window_extent()
+    axes = ax.get_window_extent()
+    assert legend.x0 >= axes.x1 - 1, (legend, axes)             # right of the plot
+    assert legend.x1 <= plotter.fig.bbox.x1 + 1                   # and inside the figure
+    lo, _ = ax.get_xlim()
+    zero_x = min(min(c.get_offsets()[:, 0]) for c in ax.collections)
+    assert zero_x > lo                                            # not on the edge
+
+
+def test_a_site_goes_only_where_no_other_files_would_be_overwritten(tmp_path):
+    from verify.cli.report_cmd import check_site_dir
+    from verify.errors import BadInput
+    check_site_dir(str(tmp_path / "new"))                 # created
+    check_site_dir(str(tmp_path))                         # empty
+    (tmp_path / "index.html").write_text("<p>my own page</p>")
+    try:
+        check_site_dir(str(tmp_path))
+    except BadInput as exc:
+        assert "holds other files" in str(exc)
+    else:
+        raise AssertionError("a directory with the user's index.html was accepted")
+    site = tmp_path / "site"
+    write_site(site, [], None, None)
+    assert (site / ".lawcheck-report").is_file()
+    check_site_dir(str(site))                             # an earlier report: rewritten
+    (site / ".lawcheck-report").unlink()                  # one written before the marker
+    check_site_dir(str(site))

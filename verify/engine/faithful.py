@@ -1,0 +1,133 @@
+"""Constructs no rebound copy of a function can follow faithfully.
+
+An interpretation runs a *copy* of the function (``verify.engine.interp``): its own
+globals dict, fresh closure cells, symbolic or high-precision values instead of Python
+floats. Python differs from every such copy where the code
+
+- writes state: a ``global`` or ``nonlocal`` assignment, or an attribute set on an
+  object (a module's variable switched by a helper), which the copies would not share;
+- asks what a value *is* rather than what it equals: ``is`` / ``is not`` between values
+  (``max(a, b) is a``; a test against ``None``, ``True`` or ``False`` is fine), type
+  tests (``isinstance``, ``type``, ``issubclass``), or the text or address of a value
+  (``repr``, ``str``, ``format``, ``id``; an f-string is not looked for, since most
+  only build error messages).
+
+``refusal(fn)`` names the first such construct in ``fn`` or in any user function it
+reaches (globals, closure cells, defaults, user modules it names), or None. The prover
+and the searcher refuse such a function (``unknown``, with the reason); the
+plain-Python runner, which calls the original, still runs it.
+"""
+from __future__ import annotations
+
+import dis
+import os
+import types
+from typing import Any
+
+_TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
+               "issubclass": "a type test (issubclass)", "repr": "the text of a value (repr)",
+               "str": "the text of a value (str)", "format": "the text of a value (format)",
+               "id": "the address of a value (id)", "ascii": "the text of a value (ascii)"}
+_SAFE_IS = (None, True, False, Ellipsis)
+_CACHE: dict[types.CodeType, str | None] = {}
+
+
+def _code_refusal(code: types.CodeType, where: str) -> str | None:
+    known = _CACHE.get(code, "")
+    if known != "":
+        return known
+    out = None
+    prev: Any = None
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+            out = f"{where} writes the module global {ins.argval!r}"
+        elif op in ("STORE_DEREF", "DELETE_DEREF") and ins.argval in code.co_freevars:
+            out = f"{where} writes the enclosing variable {ins.argval!r} (nonlocal)"
+        elif op in ("STORE_ATTR", "DELETE_ATTR"):
+            out = f"{where} sets the attribute {ins.argval!r} of an object"
+        elif op == "IS_OP" and not (prev is not None and prev.opname == "LOAD_CONST"
+                                    and any(prev.argval is c for c in _SAFE_IS)):
+            out = f"{where} compares identities (is / is not)"
+        elif op in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in _TYPE_WORDS:
+            out = f"{where} uses {_TYPE_WORDS[ins.argval]}"
+        if out:
+            break
+        prev = ins
+    if out is None:
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                out = _code_refusal(const, where)
+                if out:
+                    break
+    _CACHE[code] = out
+    return out
+
+
+_OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
+
+
+def _own(fn: types.FunctionType) -> bool:
+    return os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
+
+
+def _library(obj: Any) -> bool:
+    """Library code, or the checker's own (its law templates, the auditor's wrappers):
+    reviewed here, and read by each interpretation as written."""
+    from verify.engine.interp import is_library_file, is_library_module
+    if isinstance(obj, types.ModuleType):
+        if is_library_module(obj):
+            return True
+        filename = getattr(obj, "__file__", None) or ""
+    else:
+        filename = obj.__code__.co_filename
+        if is_library_file(filename):
+            return True
+    return os.path.realpath(filename).startswith(_OWN)
+
+
+def refusal(fn: Any) -> str | None:
+    """Why no rebound copy of ``fn`` computes what Python computes, or None."""
+    seen: set[int] = set()
+    stack = [fn]
+    while stack and len(seen) < 400:
+        obj = stack.pop()
+        obj = getattr(obj, "fn", obj)  # a @triton.jit function's plain Python
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (tuple, list)):
+            stack.extend(obj)
+        elif isinstance(obj, types.FunctionType) and _own(obj):
+            # the checker's wrappers: only what they were handed (the user's function)
+            stack.extend(obj.__defaults__ or ())
+            for cell in obj.__closure__ or ():
+                try:
+                    stack.append(cell.cell_contents)
+                except ValueError:
+                    pass
+        elif isinstance(obj, types.FunctionType) and not _library(obj):
+            why = _code_refusal(obj.__code__, f"{obj.__qualname__}")
+            if why:
+                return why
+            names = _names(obj.__code__)
+            stack.extend(v for k, v in obj.__globals__.items() if k in names)
+            stack.extend(obj.__defaults__ or ())
+            for cell in obj.__closure__ or ():
+                try:
+                    stack.append(cell.cell_contents)
+                except ValueError:
+                    pass
+        elif isinstance(obj, types.ModuleType) and not _library(obj):
+            stack.extend(v for v in vars(obj).values()
+                         if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
+    return None
+
+
+def _names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _names(c)
+    return names
