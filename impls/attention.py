@@ -58,9 +58,10 @@ import triton.language as tl
 from laws.associativity.combines import flash_state
 
 from . import accuracy, buffers
-from .matmul import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact
+from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, TENSOR_CORE_ACCUMULATE, TF32_OPERAND, U32,
-                       U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, round_up, ulp_error)
+                       U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, half_exact, round_up,
+                       ulp_error)
 from .spec import Case, KernelSpec, backend, device
 
 HEAD_DIMS = (64, 128)
@@ -104,12 +105,9 @@ def key_mask(batch, m, n, kv_len, causal, dev):
 @triton.jit
 def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
                      HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                     CAUSAL: tl.constexpr, INPUT_PRECISION: tl.constexpr,
-                     RESCALE_DROPPED: tl.constexpr, DIAGONAL_SKIPPED: tl.constexpr,
-                     M_STARTS_AT_ZERO: tl.constexpr, MAX_BEFORE_MASK: tl.constexpr):
-    """RESCALE_DROPPED, DIAGONAL_SKIPPED, M_STARTS_AT_ZERO (the running max starts at 0,
-    not −∞) and MAX_BEFORE_MASK (the block max is taken over masked scores too) are
-    planted bugs, False in production."""
+                     CAUSAL: tl.constexpr, INPUT_PRECISION: tl.constexpr):
+    """One program per (block of BLOCK_M queries, batch × head): key blocks folded into
+    the running state (m, l, acc) with flash_state."""
     start_m = tl.program_id(0) * BLOCK_M
     bh = tl.program_id(1)
     offs_m = start_m + tl.arange(0, BLOCK_M)
@@ -121,12 +119,9 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
                 mask=offs_m[:, None] < M, other=0.0)
     kv_end = tl.load(kv_len_ptr + bh // H)
     hi = kv_end
-    if CAUSAL:
-        if DIAGONAL_SKIPPED:  # planted bug: the block on the diagonal is skipped too
-            hi = tl.minimum(kv_end, start_m)
-        else:  # causal_block_skip.skip: blocks past the last query row add nothing
-            hi = tl.minimum(kv_end, start_m + BLOCK_M)
-    m_i = tl.full((BLOCK_M, 1), 0.0 if M_STARTS_AT_ZERO else -float("inf"), tl.float32)
+    if CAUSAL:  # causal_block_skip.skip: blocks past the last query row add nothing
+        hi = tl.minimum(kv_end, start_m + BLOCK_M)
+    m_i = tl.full((BLOCK_M, 1), -float("inf"), tl.float32)
     l_i = tl.zeros((BLOCK_M, 1), tl.float32)
     acc = tl.zeros((BLOCK_M, HEAD_DIM), tl.float32)
     for start_n in range(0, hi, BLOCK_N):
@@ -137,21 +132,14 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, kv_len_ptr, scale, H, M, N,
         visible = offs_n[None, :] < kv_end
         if CAUSAL:
             visible = visible & (offs_n[None, :] <= offs_m[:, None])
-        if MAX_BEFORE_MASK:
-            m_b = tl.max(s, axis=1, keep_dims=True)
-            s = tl.where(visible, s, -float("inf"))
-        else:
-            s = tl.where(visible, s, -float("inf"))
-            m_b = tl.max(s, axis=1, keep_dims=True)
+        s = tl.where(visible, s, -float("inf"))
+        m_b = tl.max(s, axis=1, keep_dims=True)
         p = tl.exp(s - tl.where(m_b == -float("inf"), 0.0, m_b))
         l_b = tl.sum(p, axis=1, keep_dims=True)
         v = tl.load(v_base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
                     mask=offs_n[:, None] < kv_end, other=0.0)
         o_b = tl.dot(p.to(v.dtype), v, input_precision=INPUT_PRECISION)
-        m_new, l_new, acc_new = flash_state(m_i, l_i, acc, m_b, l_b, o_b)
-        if RESCALE_DROPPED:  # planted bug: the old accumulator keeps its stale scale
-            _, _, acc_new = flash_state(m_new, l_i, acc, m_b, l_b, o_b)
-        m_i, l_i, acc = m_new, l_new, acc_new
+        m_i, l_i, acc = flash_state(m_i, l_i, acc, m_b, l_b, o_b)
     out = tl.where(l_i > 0, acc / tl.where(l_i > 0, l_i, 1.0), 0.0)
     tl.store(o_ptr + bh.to(tl.int64) * M * HEAD_DIM + offs_m[:, None] * HEAD_DIM
              + offs_d[None, :], out.to(o_ptr.dtype.element_ty), mask=offs_m[:, None] < M)
@@ -170,11 +158,6 @@ def blocks(head_dim: int, dtype: torch.dtype) -> dict:
 def attention(q, k, v, kv_len=None, causal=False, scale=None):
     """O = softmax(QKᵀ·scale + mask)·V for q (B, H, M, D), k and v (B, H, N, D);
     ``kv_len`` (B,) integers in [0, N] masks keys j ≥ kv_len[b]; causal masks j > i."""
-    return _launch(q, k, v, kv_len, causal, scale)
-
-
-def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skipped=False,
-            m_starts_at_zero=False, max_before_mask=False):
     check_tensors("attention", {"q": q, "k": k, "v": v}, tuple(TORCH_DTYPES.values()))
     check_shape("attention", "q", q, (None, None, None, None))
     b, h, m, d = q.shape
@@ -204,11 +187,7 @@ def _launch(q, k, v, kv_len, causal, scale, rescale_dropped=False, diagonal_skip
     if out.numel():
         attention_kernel[grid](q, k, v, out, kv_len, scale, h, m, n, HEAD_DIM=d,
                                CAUSAL=bool(causal),
-                               INPUT_PRECISION=dot_input_precision(dtype),
-                               RESCALE_DROPPED=rescale_dropped,
-                               DIAGONAL_SKIPPED=diagonal_skipped,
-                               M_STARTS_AT_ZERO=m_starts_at_zero,
-                               MAX_BEFORE_MASK=max_before_mask, **cfg)
+                               INPUT_PRECISION=dot_input_precision(dtype), **cfg)
     return out
 
 
@@ -221,22 +200,6 @@ def _operands(case: Case, dtype: str):
 
 def _run(case: Case, dtype: str) -> dict:
     return {"o": attention(*_operands(case, dtype))}
-
-
-def _run_rescale_dropped(case: Case, dtype: str) -> dict:
-    return {"o": _launch(*_operands(case, dtype), None, rescale_dropped=True)}
-
-
-def _run_diagonal_block_skipped(case: Case, dtype: str) -> dict:
-    return {"o": _launch(*_operands(case, dtype), None, diagonal_skipped=True)}
-
-
-def _run_m_starts_at_zero(case: Case, dtype: str) -> dict:
-    return {"o": _launch(*_operands(case, dtype), None, m_starts_at_zero=True)}
-
-
-def _run_max_before_mask(case: Case, dtype: str) -> dict:
-    return {"o": _launch(*_operands(case, dtype), None, max_before_mask=True)}
 
 
 def _reference(case: Case, dtype: str) -> dict:
@@ -444,10 +407,6 @@ KERNEL = KernelSpec(
     cases=_cases,
     algorithm=_algorithm,
     precision=_precision,
-    planted={"rescale_dropped": _run_rescale_dropped,
-             "diagonal_block_skipped": _run_diagonal_block_skipped,
-             "m_starts_at_zero": _run_m_starts_at_zero,
-             "max_before_mask": _run_max_before_mask},
     contract_classes=CONTRACT_CLASSES,
     gpu_model=GPU_MODEL,
     reference=_reference,

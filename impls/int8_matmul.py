@@ -22,7 +22,8 @@ Error bound, componentwise on the actual inputs (c_K as in impls/matmul.py):
 ``run`` also returns the fp32 accumulator ``acc`` (stored only for certification), so the
 certificate checks the integer part for exactness, not just within a bound.
 
-Certification goes through the public binding (``verify.certification.binding.bind``)
+The certifier binds ``KERNEL`` (a ``BoundKernel``: the reference named as data, bound by
+``verify.certification.binding``)
 with the catalog reference "int8_matmul" (the scales fixed in float32 by ``formats=``);
 the hand bound above (``hand_bound``) stays for the dtypes where the derived one was not
 measured at least as tight (``DERIVED_DTYPES``), and the certificate's ``bound.kind``
@@ -30,20 +31,16 @@ says which was used.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import torch
 import triton
 import triton.language as tl
 
 from . import buffers
-from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact,
-                     wide_range)
+from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
-                       round_up)
-from .spec import Case, backend, device
-from verify.certification.binding import bind, binding_of
+                       half_exact, round_up, wide_range)
+from .spec import BoundKernel, Case, Derived, Extra, backend, device
 
 
 
@@ -57,8 +54,7 @@ def reference(x, wq, s):
 @triton.jit
 def int8_matmul_kernel(x_ptr, wq_ptr, s_ptr, y_ptr, acc_ptr, M, N, K,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       INPUT_PRECISION: tl.constexpr, STORE_ACC: tl.constexpr,
-                       SCALE_PER_ROW: tl.constexpr):
+                       INPUT_PRECISION: tl.constexpr, STORE_ACC: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -75,12 +71,8 @@ def int8_matmul_kernel(x_ptr, wq_ptr, s_ptr, y_ptr, acc_ptr, M, N, K,
     out_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
     if STORE_ACC:
         tl.store(acc_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=out_mask)
-    if SCALE_PER_ROW:  # planted bug: the scale indexed by the row, not the output channel
-        s = tl.load(s_ptr + offs_m, mask=offs_m < N, other=1.0)
-        y = acc * s[:, None]
-    else:
-        s = tl.load(s_ptr + offs_n, mask=offs_n < N, other=0.0)
-        y = acc * s[None, :]
+    s = tl.load(s_ptr + offs_n, mask=offs_n < N, other=0.0)
+    y = acc * s[None, :]
     tl.store(y_ptr + offs_m[:, None] * N + offs_n[None, :], y.to(y_ptr.dtype.element_ty),
              mask=out_mask)
 
@@ -98,7 +90,7 @@ def int8_matmul(x, wq, s):
     return _launch(x, wq, s)[0]
 
 
-def _launch(x, wq, s, store_acc=False, scale_per_row=False):
+def _launch(x, wq, s, store_acc=False):
     check_tensors("int8_matmul", {"x": x}, tuple(TORCH_DTYPES.values()))
     check_tensors("int8_matmul", {"wq": wq}, (torch.int8,))
     check_tensors("int8_matmul", {"s": s}, (torch.float32,))
@@ -117,7 +109,7 @@ def _launch(x, wq, s, store_acc=False, scale_per_row=False):
     dtype = str(x.dtype).replace("torch.", "")
     int8_matmul_kernel[grid](x, wq, s, y, acc, m, n, k,
                              INPUT_PRECISION=dot_input_precision(dtype),
-                             STORE_ACC=store_acc, SCALE_PER_ROW=scale_per_row, **cfg)
+                             STORE_ACC=store_acc, **cfg)
     return y, acc
 
 
@@ -133,18 +125,6 @@ def quantize(w: torch.Tensor):
 def _with_acc(x, wq, s):
     """(y, the fp32 accumulator): the accumulator is stored for certification only."""
     return _launch(x, wq, s, store_acc=True)
-
-
-def _floor_quantize(w: torch.Tensor):
-    """Planted bug: W_q = floor(W/s) instead of round(W/s)."""
-    s = (w.abs().amax(0) / 127.0).to(torch.float32)
-    s = torch.where(s > 0, s, torch.ones_like(s))
-    return torch.clamp(torch.floor(w / s), -127, 127).to(torch.int8), s
-
-
-def _scale_per_row(x, wq, s):
-    """Planted bug: the scale indexed by the row, not the output channel."""
-    return _launch(x, wq, s, store_acc=True, scale_per_row=True)
 
 
 def hand_oracle(case: Case) -> dict:
@@ -263,59 +243,45 @@ def _bench(which: str) -> dict:
 # on integer x). Not measured on a GPU, so the hand bound certifies there.
 DERIVED_DTYPES = () if backend() == "gpu" else ("float32", "float16")
 
-_PRODUCT = bind(
-    _with_acc, "int8_matmul", _cases, ("float16", "bfloat16", "float32"),
-    name="int8_matmul", formats={"s": "float32"},
-    block=None if backend() == "gpu" else blocks()["BLOCK_K"],
-    dot_input=dot_input_precision, tensor_core=backend() == "gpu",
-    hand_bound=hand_bound, derived_dtypes=DERIVED_DTYPES,
-    laws=("int8_quantization.rounding", "int8_quantization.matmul_bound"),
-    describe=_algorithm, bench=_bench,
-    summary="weight-only int8 matmul, per-output-channel scales applied after the K loop",
-    planted={"scale_per_row": _scale_per_row},
-)
-
-
 # The contract beyond the product formula: for cases that hold the float weights W the
 # quantizer was given, ``y_w`` is the kernel on quantize(W), compared with x·W itself
 # within the y bound plus Σₖ|xₖ|·s/2 (law int8_quantization.matmul_bound), so a
 # quantizer that floors instead of rounding fails.
-def _with_float_weights(run, quantizer=None):
-    def with_y_w(case: Case, dtype: str) -> dict:
-        out = run(case, dtype)
-        if "w" in case.inputs:
-            wq, s = (quantizer or quantize)(case.inputs["w"])  # the module's, at call time
-            out["y_w"] = _launch(case.inputs["x"].to(device(), TORCH_DTYPES[dtype]),
-                                 wq.to(device()), s.to(device(), torch.float32))[0]
-        return out
-    return with_y_w
+def _y_w(case: Case, dtype: str, outputs: dict) -> dict:
+    if "w" not in case.inputs:
+        return {}
+    wq, s = quantize(case.inputs["w"])
+    return {"y_w": _launch(case.inputs["x"].to(device(), TORCH_DTYPES[dtype]),
+                           wq.to(device()), s.to(device(), torch.float32))[0]}
 
 
-def _oracle(case: Case) -> dict:
-    out = _PRODUCT.oracle(case)
-    if "w" in case.inputs:
-        out["y_w"] = case.inputs["x"] @ case.inputs["w"]
-    return out
+def _y_w_oracle(case: Case) -> dict:
+    return {"y_w": case.inputs["x"] @ case.inputs["w"]} if "w" in case.inputs else {}
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
-    """the product's bound (derived or hand, per dtype); y_w: the y bound + Σₖ|xₖ|·s/2
-    + γ_K(2⁻⁵³)|x||W| (the float64 product x·W)"""
-    out = _PRODUCT.bound(case, dtype, {k: v for k, v in outputs.items() if k != "y_w"})
-    if "w" in case.inputs:
-        x, wq, s, w = (case.inputs[n] for n in ("x", "wq", "s", "w"))
-        quantization = abs_matmul(x, torch.ones_like(wq, dtype=torch.float64)) * s.abs() / 2
-        out["y_w"] = round_up(torch.as_tensor(out["y"], dtype=torch.float64) + quantization
-                              + gamma(x.shape[1], U64) * abs_matmul(x, w))
-    return out
+def _y_w_bound(case: Case, dtype: str, outputs: dict, bound: dict) -> dict:
+    """y_w: the y bound + Σₖ|xₖ|·s/2 + γ_K(2⁻⁵³)|x||W| (the float64 product x·W)"""
+    if "w" not in case.inputs:
+        return {}
+    x, wq, s, w = (case.inputs[n] for n in ("x", "wq", "s", "w"))
+    quantization = abs_matmul(x, torch.ones_like(wq, dtype=torch.float64)) * s.abs() / 2
+    return {"y_w": round_up(torch.as_tensor(bound["y"], dtype=torch.float64) + quantization
+                            + gamma(x.shape[1], U64) * abs_matmul(x, w))}
 
 
-_bound.binding = binding_of(_PRODUCT)  # type: ignore[attr-defined]  # bound.kind reads it
-
-KERNEL = dataclasses.replace(
-    _PRODUCT, run=_with_float_weights(_PRODUCT.run), oracle=_oracle, bound=_bound,
-    planted={**{name: _with_float_weights(run) for name, run in _PRODUCT.planted.items()},
-             "quantizer_floors": _with_float_weights(_PRODUCT.run, _floor_quantize)},
+KERNEL = BoundKernel(
+    name="int8_matmul", wrapper=_with_acc, cases=_cases,
+    dtypes=("float16", "bfloat16", "float32"),
+    derived=Derived("int8_matmul", formats={"s": "float32"},
+                    block=None if backend() == "gpu" else blocks()["BLOCK_K"],
+                    dot_input=dot_input_precision, tensor_core=backend() == "gpu",
+                    derived_dtypes=DERIVED_DTYPES,
+                    extra=Extra(run=_y_w, oracle=_y_w_oracle, bound=_y_w_bound)),
+    hand_bound=hand_bound,
+    laws=("int8_quantization.rounding", "int8_quantization.matmul_bound"),
+    algorithm=_algorithm, bench=_bench,
+    summary="weight-only int8 matmul, per-output-channel scales applied after the K loop",
     contract_classes=("k-not-multiple-of-block", "integer-exact", "int8-extremes",
                       "length-1", "k=1", "huge-dynamic-range", "float-weights",
-                      "rounding-direction", "one-past-power-of-two"))
+                      "rounding-direction", "one-past-power-of-two"),
+)

@@ -67,19 +67,14 @@ def reference(x, weight, bias, eps: float):
 # --------------------------------------------------------------------------- kernel
 @triton.jit
 def _layer_norm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, mean_ptr, rstd_ptr, n_cols, eps,
-                       BLOCK: tl.constexpr, VARIANCE_ADD: tl.constexpr,
-                       EPS_OUTSIDE_SQRT: tl.constexpr):
-    """One program per row. VARIANCE_ADD and EPS_OUTSIDE_SQRT are False; True values are
-    planted bugs (M2 merged by adding; rstd = 1/(√var + eps))."""
+                       BLOCK: tl.constexpr):
+    """One program per row: the statistics in one pass, then the normalized row."""
     row = tl.program_id(0).to(tl.int64)
     x_row = x_ptr + row * n_cols
     y_row = y_ptr + row * n_cols
-    count, mean, m2 = row_statistics(x_row, n_cols, BLOCK, VARIANCE_ADD, 0)
+    count, mean, m2 = row_statistics(x_row, n_cols, BLOCK)
     var = tl.div_rn(m2, count)
-    if EPS_OUTSIDE_SQRT:
-        rstd = tl.div_rn(1.0, tl.sqrt_rn(var) + eps)
-    else:
-        rstd = tl.div_rn(1.0, tl.sqrt_rn(var + eps))
+    rstd = tl.div_rn(1.0, tl.sqrt_rn(var + eps))
     tl.store(mean_ptr + row, mean)
     tl.store(rstd_ptr + row, rstd)
     offsets = tl.arange(0, BLOCK)
@@ -114,7 +109,9 @@ def _validate(x, weight, bias, eps) -> None:
         raise ValueError(f"layer_norm: eps must be finite and ≥ 0, got {eps}")
 
 
-def _launch(x, weight, bias, eps, variance_add: bool, eps_outside_sqrt: bool):
+def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
+               eps: float = 1e-5) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(y in x's dtype, mean and rstd per row in float32)."""
     _validate(x, weight, bias, eps)
     n = x.shape[-1]
     rows = x.numel() // n
@@ -126,16 +123,8 @@ def _launch(x, weight, bias, eps, variance_add: bool, eps_outside_sqrt: bool):
     if rows:
         cfg = config(n)
         _layer_norm_kernel[(rows,)](x, weight, bias, y, mean, rstd, n, float(eps),
-                                    BLOCK=cfg["block"], VARIANCE_ADD=variance_add,
-                                    EPS_OUTSIDE_SQRT=eps_outside_sqrt,
-                                    num_warps=cfg["num_warps"])
+                                    BLOCK=cfg["block"], num_warps=cfg["num_warps"])
     return y, mean, rstd
-
-
-def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
-               eps: float = 1e-5) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(y in x's dtype, mean and rstd per row in float32)."""
-    return _launch(x, weight, bias, eps, False, False)
 
 
 # --------------------------------------------------------------------------- certification
@@ -148,14 +137,6 @@ def _inputs(case: Case, dtype: str):
 def _run(case: Case, dtype: str) -> dict:
     y, mean, rstd = layer_norm(*_inputs(case, dtype), eps=case.params["eps"])
     return {"y": y, "mean": mean, "rstd": rstd}
-
-
-def _planted(variance_add: bool, eps_outside_sqrt: bool):
-    def run(case: Case, dtype: str) -> dict:
-        y, mean, rstd = _launch(*_inputs(case, dtype), case.params["eps"], variance_add,
-                                eps_outside_sqrt)
-        return {"y": y, "mean": mean, "rstd": rstd}
-    return run
 
 
 def _reference(case: Case, dtype: str) -> dict:
@@ -278,8 +259,6 @@ KERNEL = KernelSpec(
     cases=_cases,
     algorithm=_algorithm,
     precision=_precision,
-    planted={"eps_outside_sqrt": _planted(False, True),
-             "variance_add": _planted(True, False)},
     contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
     gpu_model=GPU_MODEL,
     reference=_reference,

@@ -96,8 +96,7 @@ def _block_pairs(a_ptr, b_ptr, pa_ptr, pb_ptr, n, n_blocks, BLOCK: tl.constexpr)
 
 @triton.jit
 def _scan_with_carry(a_ptr, b_ptr, pa_ptr, pb_ptr, h_ptr, n, n_blocks,
-                     BLOCK: tl.constexpr, DROP_CARRY: tl.constexpr,
-                     SWAP_CARRY: tl.constexpr):
+                     BLOCK: tl.constexpr):
     row = tl.program_id(0)
     blk = tl.program_id(1)
     carry_a = tl.full((), 1.0, tl.float32)
@@ -111,12 +110,7 @@ def _scan_with_carry(a_ptr, b_ptr, pa_ptr, pb_ptr, h_ptr, n, n_blocks,
     a = tl.load(a_ptr + row * n + offs, mask=mask, other=1.0).to(tl.float32)
     b = tl.load(b_ptr + row * n + offs, mask=mask, other=0.0).to(tl.float32)
     pre_a, pre_b = tl.associative_scan((a, b), 0, combines.linear_recurrence)
-    if DROP_CARRY:
-        h = pre_b
-    elif SWAP_CARRY:
-        _, h = combines.linear_recurrence(pre_a, pre_b, carry_a, carry_b)
-    else:
-        _, h = combines.linear_recurrence(carry_a, carry_b, pre_a, pre_b)
+    _, h = combines.linear_recurrence(carry_a, carry_b, pre_a, pre_b)
     tl.store(h_ptr + row * n + offs, h.to(h_ptr.dtype.element_ty), mask=mask)
 
 
@@ -145,8 +139,7 @@ def _validate(a, b) -> None:
         raise ValueError("linear_scan: rows must not be empty")
 
 
-def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None,
-                _plant: str | None = None) -> torch.Tensor:
+def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None) -> torch.Tensor:
     """h_t = a_t·h_{t−1} + b_t along each row of ``a``, ``b`` (rows, n), h_{−1} = 0."""
     _validate(a, b)
     rows, n = b.shape
@@ -158,9 +151,7 @@ def linear_scan(a: torch.Tensor, b: torch.Tensor, block: int | None = None,
     h = buffers.empty(b.shape, b.dtype, b.device, "h")
     grid = (rows, n_blocks)
     _block_pairs[grid](a, b, pair_a, pair_b, n, n_blocks, BLOCK=block)
-    _scan_with_carry[grid](a, b, pair_a, pair_b, h, n, n_blocks, BLOCK=block,
-                           DROP_CARRY=_plant == "carry_dropped",
-                           SWAP_CARRY=_plant == "wrong_merge_order")
+    _scan_with_carry[grid](a, b, pair_a, pair_b, h, n, n_blocks, BLOCK=block)
     return h
 
 
@@ -301,10 +292,10 @@ def cases(seed: int, which: str) -> list[Case]:
     return out
 
 
-def run(case: Case, dtype: str, plant: str | None = None) -> dict:
+def run(case: Case, dtype: str) -> dict:
     a = case.inputs["a"].to(DTYPES[dtype]).to(device()).contiguous()
     b = case.inputs["b"].to(DTYPES[dtype]).to(device()).contiguous()
-    return {"h": linear_scan(a, b, _plant=plant).cpu()}
+    return {"h": linear_scan(a, b).cpu()}
 
 
 def oracle(case: Case) -> dict:
@@ -382,8 +373,6 @@ KERNEL = KernelSpec(
     cases=cases,
     algorithm=algorithm,
     precision=precision,
-    planted={"wrong_merge_order": lambda case, dtype: run(case, dtype, "wrong_merge_order"),
-             "carry_dropped": lambda case, dtype: run(case, dtype, "carry_dropped")},
     contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
                       "dynamic-range", "cancellation", "growth", "ties", "zeros",
                       "unrepresentable-inputs"),

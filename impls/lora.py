@@ -23,7 +23,8 @@ t̃ = cast(fl(xB)) and c_n = (1 + e_in)²(1 + γ_n(2u₃₂)) − 1 (see impls/m
 u_t, η_t: the cast of t to the input dtype (fp16/bf16: u_in and half a subnormal step;
 fp32: none).
 
-Certification goes through the public binding (``verify.certification.binding.bind``)
+The certifier binds ``KERNEL`` (a ``BoundKernel``: the reference named as data, bound by
+``verify.certification.binding``)
 with the catalog reference "lora" (the same single accumulation, evaluated by the radius
 interpretation); the hand bound above (``hand_bound``) stays for the dtypes where the
 derived one was not measured at least as tight (``DERIVED_DTYPES``), and the
@@ -37,12 +38,10 @@ import triton
 import triton.language as tl
 
 from . import buffers
-from .matmul import (TORCH_DTYPES, check_shape, check_tensors, dot_input_precision, half_exact,
-                     wide_range)
+from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
-                       dot_factor, gamma, round_up)
-from .spec import Case, backend, device
-from verify.certification.binding import bind
+                       dot_factor, gamma, half_exact, round_up, wide_range)
+from .spec import BoundKernel, Case, Derived, backend, device
 
 MAX_RANK = 128
 
@@ -132,17 +131,6 @@ def _launch(x, w, down, down_strides, up, up_strides, r):
 
 
 # --------------------------------------------------------------------------- certification
-def _wrong_order(x, w, b, a):
-    """Planted bug: the factors in reverse order, y = xW + (xAᵀ)Bᵀ = xW + x(BA)ᵀ — the
-    layout mix-up of storing A as (r, d_in) and B as (d_out, r); shapes allow it only
-    when d_in = d_out."""
-    d_in, r = b.shape
-    if w.shape[1] != d_in:
-        raise ValueError("lora: the reversed order needs d_in = d_out")
-    # down[k, j] = A[j, k], up[j, n] = B[n, j]
-    return _launch(x, w, a, (1, d_in), b, (1, r), r)
-
-
 def hand_oracle(case: Case) -> dict:
     x, w, b, a = (case.inputs[n] for n in ("x", "w", "b", "a"))
     return {"y": x @ w + (x @ b) @ a,
@@ -232,13 +220,13 @@ def _bench(which: str) -> dict:
 # bound certifies there.
 DERIVED_DTYPES = () if backend() == "gpu" else ("float32", "float16")
 
-KERNEL = bind(
-    lora, "lora", _cases, ("float16", "bfloat16", "float32"),
-    dot_input=dot_input_precision, tensor_core=backend() == "gpu",
-    hand_bound=hand_bound, derived_dtypes=DERIVED_DTYPES,
-    laws=("lora.factored_product",), describe=_algorithm, bench=_bench,
+KERNEL = BoundKernel(
+    name="lora", wrapper=lora, cases=_cases, dtypes=("float16", "bfloat16", "float32"),
+    derived=Derived("lora", dot_input=dot_input_precision, tensor_core=backend() == "gpu",
+                    derived_dtypes=DERIVED_DTYPES),
+    hand_bound=hand_bound, laws=("lora.factored_product",), algorithm=_algorithm,
+    bench=_bench,
     summary="fused y = xW + (xB)A in one kernel, xB computed per row block",
-    planted={"wrong_order": _wrong_order},
     contract_classes=("length-1", "k-not-multiple-of-block", "m-not-multiple-of-block",
                       "rectangular", "rank-at-padding", "rank-one-past-padding",
                       "adapter-dominant", "huge-dynamic-range", "cancellation"),

@@ -21,7 +21,8 @@ tensor core that truncates the operand to tf32's 10 stored bits as well as one t
 rounds it (2⁻¹¹). 2K·2⁻¹²⁶ covers every accumulation step flushing a subnormal to zero;
 η_out is half the output format's subnormal spacing.
 
-Certification goes through the public binding (``verify.certification.binding.bind``):
+The certifier binds ``KERNEL`` (a ``BoundKernel``: the reference named as data, bound by
+``verify.certification.binding``):
 the wrapper is bound to the catalog reference "matmul"; the derived bound is the same
 Higham bound evaluated by the radius interpretation (u_acc = u and blocks of BLOCK_K in
 the interpreter, whose tl.dot is an IEEE fp32 numpy product; 2u, tf32 and no block
@@ -34,7 +35,6 @@ shared with the other matmul-shaped kernels: lora, int8_matmul and attention.
 """
 from __future__ import annotations
 
-from typing import Mapping
 
 import numpy as np
 import torch
@@ -42,63 +42,10 @@ import triton
 import triton.language as tl
 
 from . import buffers
-from .numerics import FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, round_up
-from .spec import Case, backend, device
-from verify.certification.binding import bind
-
-# --------------------------------------------------------------------------- numbers
-TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16,
-                "float32": torch.float32}
-
-
-def dot_input_precision(dtype: str) -> str:
-    """The ``tl.dot`` input precision used for ``dtype`` on the running backend: fp32
-    uses exact "ieee" products in the interpreter and "tf32" tensor cores on a GPU;
-    fp16/bf16 products are exact either way and record "ieee"."""
-    return "tf32" if dtype == "float32" and backend() == "gpu" else "ieee"
-
-
-def half_exact(x) -> torch.Tensor:
-    """float64 values that float16, bfloat16 and float32 all hold exactly: clipped to
-    ±2¹⁵, rounded to bf16's 8 bits, then to fp16 (which only drops bits below its normal
-    range)."""
-    t = torch.as_tensor(np.clip(np.asarray(x, dtype=np.float64), -2.0 ** 15, 2.0 ** 15))
-    for _ in range(3):
-        r = t.to(torch.bfloat16).double().to(torch.float16).double()
-        if torch.equal(r, t):
-            break
-        t = r
-    return t
-
-
-def wide_range(rng: np.random.Generator, shape, lo: float, hi: float) -> np.ndarray:
-    """Random signs times 2^U(lo, hi): many binades at once."""
-    return rng.choice([-1.0, 1.0], size=shape) * np.exp2(rng.uniform(lo, hi, size=shape))
-
-
-def check_tensors(kernel: str, tensors: Mapping[str, object], dtypes: tuple) -> None:
-    """Type, dtype, device and contiguity of each named input, one-line errors."""
-    want = device()
-    for name, t in tensors.items():
-        if not isinstance(t, torch.Tensor):
-            raise TypeError(f"{kernel}: {name} must be a torch.Tensor, got {type(t).__name__}")
-        if t.dtype not in dtypes:
-            names = ", ".join(str(d).replace("torch.", "") for d in dtypes)
-            raise TypeError(f"{kernel}: {name} must be {names}, got "
-                            f"{str(t.dtype).replace('torch.', '')}")
-        if t.device.type != want:
-            raise ValueError(f"{kernel}: {name} is on {t.device.type}, expected {want} "
-                             f"for the {backend()} backend")
-        if not t.is_contiguous():
-            raise ValueError(f"{kernel}: {name} must be contiguous")
-
-
-def check_shape(kernel: str, name: str, t: torch.Tensor, shape: tuple) -> None:
-    """``shape`` entries are ints or None (any size)."""
-    if t.dim() != len(shape) or any(s is not None and s != d for s, d in zip(shape, t.shape)):
-        want = "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
-        raise ValueError(f"{kernel}: {name} has shape {tuple(t.shape)}, expected {want}")
-
+from .numerics import (FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, half_exact,
+                       round_up, wide_range)
+from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
+from .spec import BoundKernel, Case, Derived, backend, device
 
 # --------------------------------------------------------------------------- reference
 def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -111,17 +58,14 @@ def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                   stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  INPUT_PRECISION: tl.constexpr, DROP_K_TAIL: tl.constexpr):
+                  INPUT_PRECISION: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    k_end = K
-    if DROP_K_TAIL:  # planted bug: the last partial K tile is never loaded
-        k_end = (K // BLOCK_K) * BLOCK_K
-    for k0 in range(0, k_end, BLOCK_K):
+    for k0 in range(0, K, BLOCK_K):
         ks = k0 + offs_k
         a = tl.load(a_ptr + offs_m[:, None] * stride_am + ks[None, :] * stride_ak,
                     mask=(offs_m[:, None] < M) & (ks[None, :] < K), other=0.0)
@@ -145,10 +89,6 @@ def matmul(a: torch.Tensor, b: torch.Tensor, input_precision: str | None = None
            ) -> torch.Tensor:
     """C = A·B in A's dtype; float32 inputs use ``input_precision`` ("ieee" or "tf32",
     by default ``dot_input_precision``)."""
-    return _launch(a, b, input_precision, drop_k_tail=False)
-
-
-def _launch(a, b, input_precision, drop_k_tail: bool) -> torch.Tensor:
     check_tensors("matmul", {"a": a, "b": b}, tuple(TORCH_DTYPES.values()))
     check_shape("matmul", "a", a, (None, None))
     check_shape("matmul", "b", b, (a.shape[1], None))
@@ -168,16 +108,11 @@ def _launch(a, b, input_precision, drop_k_tail: bool) -> torch.Tensor:
     grid = (triton.cdiv(m, cfg["BLOCK_M"]), triton.cdiv(n, cfg["BLOCK_N"]))
     matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                         b.stride(1), c.stride(0), c.stride(1),
-                        INPUT_PRECISION=precision, DROP_K_TAIL=drop_k_tail, **cfg)
+                        INPUT_PRECISION=precision, **cfg)
     return c
 
 
 # --------------------------------------------------------------------------- certification
-def _k_tail_dropped(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Planted bug: the last partial K tile is never loaded."""
-    return _launch(a, b, None, drop_k_tail=True)
-
-
 def hand_oracle(case: Case) -> dict:
     return {"c": case.inputs["a"] @ case.inputs["b"],
             "_oracle": "float64 matmul; its own error γ_K(2⁻⁵³)|A||B| is in the bound"}
@@ -254,14 +189,14 @@ def derived_block() -> int | None:
 # 1.000). Not measured on a GPU, so the hand bound certifies there.
 DERIVED_DTYPES = () if backend() == "gpu" else ("float32", "float16")
 
-KERNEL = bind(
-    matmul, "matmul", _cases, ("float16", "bfloat16", "float32"),
-    block=derived_block(), dot_input=dot_input_precision, tensor_core=backend() == "gpu",
-    hand_bound=hand_bound, derived_dtypes=DERIVED_DTYPES,
-    laws=("block_matmul.blocks",), describe=_algorithm, bench=_bench,
+KERNEL = BoundKernel(
+    name="matmul", wrapper=matmul, cases=_cases, dtypes=("float16", "bfloat16", "float32"),
+    derived=Derived("matmul", block=derived_block(), dot_input=dot_input_precision,
+                    tensor_core=backend() == "gpu", derived_dtypes=DERIVED_DTYPES),
+    hand_bound=hand_bound, laws=("block_matmul.blocks",), algorithm=_algorithm,
+    bench=_bench,
     summary="C = A·B, tiled; fp16/bf16 in with fp32 accumulation, fp32 with an explicit "
             "dot input precision",
-    planted={"k_tail_dropped": _k_tail_dropped},
     contract_classes=("length-1", "k-not-multiple-of-block", "m-n-not-multiple-of-block",
                       "one-past-power-of-two", "huge-dynamic-range", "cancellation",
                       "denormals"),

@@ -54,7 +54,7 @@ import triton
 import triton.language as tl
 
 from . import accuracy, buffers
-from .matmul import check_shape, check_tensors
+from .launch import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
 from .spec import Case, KernelSpec, backend, device
 
@@ -110,7 +110,7 @@ def exact_pairs(pos: np.ndarray, mass: np.ndarray, g: float, eps: float):
 # --------------------------------------------------------------------------- kernel
 @triton.jit
 def nbody_kernel(pos_ptr, mass_ptr, force_ptr, tile_i_ptr, tile_j_ptr, n, g, eps2,
-                 BLOCK: tl.constexpr, WRONG_MASS: tl.constexpr):
+                 BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     ti = tl.load(tile_i_ptr + pid)
     tj = tl.load(tile_j_ptr + pid)
@@ -138,8 +138,6 @@ def nbody_kernel(pos_ptr, mass_ptr, force_ptr, tile_i_ptr, tile_j_ptr, n, g, eps
     tl.atomic_add(force_ptr + offs_i * 3, tl.sum(f * dx, axis=1), mask=in_i)
     tl.atomic_add(force_ptr + offs_i * 3 + 1, tl.sum(f * dy, axis=1), mask=in_i)
     tl.atomic_add(force_ptr + offs_i * 3 + 2, tl.sum(f * dz, axis=1), mask=in_i)
-    if WRONG_MASS:  # planted bug: body j's reaction uses body i's mass twice
-        f = tl.where(pair, (gm_i[:, None] * m_i[:, None]) * inv, 0.0)
     # newton_third_law.antisymmetric: body j receives −Fᵢⱼ
     tl.atomic_add(force_ptr + offs_j * 3, -tl.sum(f * dx, axis=0), mask=in_j)
     tl.atomic_add(force_ptr + offs_j * 3 + 1, -tl.sum(f * dy, axis=0), mask=in_j)
@@ -153,10 +151,6 @@ def block() -> int:
 # --------------------------------------------------------------------------- wrapper
 def nbody_forces(pos, mass, g=1.0, eps=0.0):
     """Fᵢ for pos (n, 3) and mass (n,) float32; G and ε are Python numbers."""
-    return _launch(pos, mass, g, eps)
-
-
-def _launch(pos, mass, g, eps, wrong_mass=False):
     check_tensors("nbody", {"pos": pos, "mass": mass}, (torch.float32,))
     check_shape("nbody", "pos", pos, (None, 3))
     check_shape("nbody", "mass", mass, (pos.shape[0],))
@@ -171,8 +165,7 @@ def _launch(pos, mass, g, eps, wrong_mass=False):
     tile_i, tile_j = torch.triu_indices(tiles, tiles, device=pos.device).to(torch.int32)
     nbody_kernel[(tile_i.numel(),)](pos, mass, forces, buffers.operand(tile_i, "tile_i"),
                                     buffers.operand(tile_j, "tile_j"), n, float(g),
-                                    float(np.float32(eps * eps)), BLOCK=block(),
-                                    WRONG_MASS=wrong_mass)
+                                    float(np.float32(eps * eps)), BLOCK=block())
     return forces
 
 
@@ -269,10 +262,6 @@ def _with_barnes_hut(case: Case, forces) -> dict:
 def _run(case: Case, dtype: str) -> dict:
     """The kernel's forces, and the Barnes–Hut reference's (numpy, float64)."""
     return _with_barnes_hut(case, nbody_forces(*_operands(case)))
-
-
-def _run_asymmetric_force(case: Case, dtype: str) -> dict:
-    return _with_barnes_hut(case, _launch(*_operands(case), wrong_mass=True))
 
 
 def _reference(case: Case, dtype: str) -> dict:
@@ -387,7 +376,6 @@ KERNEL = KernelSpec(
     cases=_cases,
     algorithm=_algorithm,
     precision=_precision,
-    planted={"asymmetric_force": _run_asymmetric_force},
     contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
                       "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
                       "zero-distance", "g-not-representable"),

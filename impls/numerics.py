@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import Union
 
+import numpy as np
 import torch
 
 Number = Union[float, torch.Tensor]
@@ -234,3 +235,22 @@ def expected_level(n: int, u: float, lam: float = 1.0) -> float:
     """Probabilistic error level λ√n·u (Higham & Mary 2019): the relative error most
     sums of n terms stay below; a yardstick, not a bound."""
     return lam * math.sqrt(max(n, 1)) * u
+
+
+# --------------------------------------------------------------------------- test values
+def half_exact(x) -> torch.Tensor:
+    """float64 values that float16, bfloat16 and float32 all hold exactly: clipped to
+    ±2¹⁵, rounded to bf16's 8 bits, then to fp16 (which only drops bits below its normal
+    range)."""
+    t = torch.as_tensor(np.clip(np.asarray(x, dtype=np.float64), -2.0 ** 15, 2.0 ** 15))
+    for _ in range(3):
+        r = t.to(torch.bfloat16).double().to(torch.float16).double()
+        if torch.equal(r, t):
+            break
+        t = r
+    return t
+
+
+def wide_range(rng: np.random.Generator, shape, lo: float, hi: float) -> np.ndarray:
+    """Random signs times 2^U(lo, hi): many binades at once."""
+    return rng.choice([-1.0, 1.0], size=shape) * np.exp2(rng.uniform(lo, hi, size=shape))

@@ -31,7 +31,8 @@ sequential left fold, the worst case) and an upper bound for the GPU's scan tree
 flush allowance covers a GPU flushing subnormal inputs and results (≤ 2⁻¹²⁶ each, at
 most 2t + j + 2 of them, each passed on unscaled).
 
-Certification goes through the public binding (``verify.certification.binding.bind``):
+The certifier binds ``KERNEL`` (a ``BoundKernel``: the reference named as data, bound by
+``verify.certification.binding``):
 the wrapper is bound to the catalog reference "cumsum" with the block structure, so the
 bound is derived by the radius interpretation — the same depth count (own block
 p + [j > 0], earlier blocks BLOCK + j), evaluated for any scan order within a block.
@@ -45,7 +46,6 @@ arguments would change nothing, since float addition commutes).
 """
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 import torch
@@ -55,8 +55,7 @@ import triton.language as tl
 from laws.associativity import combines
 from impls import buffers
 from impls.numerics import FP32_FLUSH, U32, U64, gamma, round_up, stored_output_error
-from impls.spec import Case, backend, device
-from verify.certification.binding import bind
+from impls.spec import BoundKernel, Case, Derived, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH
@@ -111,25 +110,17 @@ def _block_totals(x_ptr, total_ptr, n, n_blocks, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _scan_with_carry(x_ptr, total_ptr, y_ptr, n, n_blocks, BLOCK: tl.constexpr,
-                     DROP_CARRY: tl.constexpr, CARRY_FROM_LATER: tl.constexpr):
+def _scan_with_carry(x_ptr, total_ptr, y_ptr, n, n_blocks, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     blk = tl.program_id(1)
     carry = tl.zeros((), dtype=tl.float32)
-    if CARRY_FROM_LATER:
-        for i in range(blk + 1, n_blocks):
-            carry = combines.add(carry, tl.load(total_ptr + row * n_blocks + i))
-    else:
-        for i in range(0, blk):
-            carry = combines.add(carry, tl.load(total_ptr + row * n_blocks + i))
+    for i in range(0, blk):
+        carry = combines.add(carry, tl.load(total_ptr + row * n_blocks + i))
     offs = blk * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + row * n + offs, mask=mask, other=0.0).to(tl.float32)
     prefix = tl.associative_scan(x, 0, combines.add)
-    if DROP_CARRY:
-        y = prefix
-    else:
-        y = combines.add(carry, prefix)
+    y = combines.add(carry, prefix)
     tl.store(y_ptr + row * n + offs, y.to(y_ptr.dtype.element_ty), mask=mask)
 
 
@@ -149,8 +140,7 @@ def _validate(x) -> None:
         raise ValueError("cumsum: rows must not be empty")
 
 
-def cumsum(x: torch.Tensor, block: int | None = None, _plant: str | None = None
-           ) -> torch.Tensor:
+def cumsum(x: torch.Tensor, block: int | None = None) -> torch.Tensor:
     """Inclusive prefix sums of each row of ``x`` (rows, n)."""
     _validate(x)
     rows, n = x.shape
@@ -161,9 +151,7 @@ def cumsum(x: torch.Tensor, block: int | None = None, _plant: str | None = None
     y = buffers.empty(x.shape, x.dtype, x.device, "y")
     grid = (rows, n_blocks)
     _block_totals[grid](x, totals, n, n_blocks, BLOCK=block)
-    _scan_with_carry[grid](x, totals, y, n, n_blocks, BLOCK=block,
-                           DROP_CARRY=_plant == "carry_dropped",
-                           CARRY_FROM_LATER=_plant == "wrong_merge_order")
+    _scan_with_carry[grid](x, totals, y, n, n_blocks, BLOCK=block)
     return y
 
 
@@ -284,14 +272,13 @@ def bench(which: str) -> dict:
 # 1.000). Not measured on a GPU, so the hand bound certifies there.
 DERIVED_DTYPES = () if backend() == "gpu" else ("float32", "float16")
 
-KERNEL = bind(
-    cumsum, "cumsum", cases, ("float32", "float16", "bfloat16"), name="scan",
-    block=block_size(), kernel=_scan_with_carry, describe=algorithm, bench=bench,
-    hand_bound=hand_bound, derived_dtypes=DERIVED_DTYPES,
+KERNEL = BoundKernel(
+    name="scan", wrapper=cumsum, cases=cases, dtypes=("float32", "float16", "bfloat16"),
+    derived=Derived("cumsum", block=block_size(), kernel=_scan_with_carry,
+                    derived_dtypes=DERIVED_DTYPES),
+    algorithm=algorithm, bench=bench, hand_bound=hand_bound,
     laws=("sum.associative", "blelloch_scan.equals_sequential"), combine=combines.add,
     summary="inclusive cumulative sum along rows, multi-block, float32 accumulation",
-    planted={"wrong_merge_order": partial(cumsum, _plant="wrong_merge_order"),
-             "carry_dropped": partial(cumsum, _plant="carry_dropped")},
     contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
                       "dynamic-range", "cancellation", "ties", "zeros",
                       "unrepresentable-inputs"),

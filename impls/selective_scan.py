@@ -119,8 +119,7 @@ def _chunk_pairs(x_ptr, dt_ptr, a_ptr, bm_ptr, pa_ptr, pb_ptr, L, D, N, n_chunks
 
 @triton.jit
 def _chunk_scan(x_ptr, dt_ptr, a_ptr, bm_ptr, cm_ptr, dskip_ptr, pa_ptr, pb_ptr, y_ptr,
-                L, D, N, n_chunks, BL: tl.constexpr, BN: tl.constexpr,
-                NO_DECAY_IN_CARRY: tl.constexpr):
+                L, D, N, n_chunks, BL: tl.constexpr, BN: tl.constexpr):
     seq = tl.program_id(0)
     chunk = tl.program_id(1)
     b = seq // D
@@ -135,10 +134,7 @@ def _chunk_scan(x_ptr, dt_ptr, a_ptr, bm_ptr, cm_ptr, dskip_ptr, pa_ptr, pb_ptr,
     t = chunk * BL + tl.arange(0, BL)
     decay, drive, x, valid_t = _step_pairs(x_ptr, dt_ptr, a_ptr, bm_ptr, b, d, t, n, L, D, N)
     pre_a, pre_b = tl.associative_scan((decay, drive), 0, combines.linear_recurrence)
-    if NO_DECAY_IN_CARRY:
-        h = carry_b[None, :] + pre_b
-    else:
-        _, h = combines.linear_recurrence(carry_a[None, :], carry_b[None, :], pre_a, pre_b)
+    _, h = combines.linear_recurrence(carry_a[None, :], carry_b[None, :], pre_a, pre_b)
     mask = valid_t[:, None] & (n < N)[None, :]
     cm = tl.load(cm_ptr + (b * L + t)[:, None] * N + n[None, :], mask=mask,
                  other=0.0).to(tl.float32)
@@ -187,8 +183,7 @@ def _validate(x, delta, A, Bm, Cm, Dskip) -> None:
             raise ValueError(f"selective_scan: {name} must be contiguous")
 
 
-def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None,
-                   _plant: str | None = None) -> torch.Tensor:
+def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None) -> torch.Tensor:
     """y (B, L, D) of the selective scan; see the module docstring."""
     _validate(x, delta, A, Bm, Cm, Dskip)
     batch, length, channels = x.shape
@@ -206,8 +201,7 @@ def selective_scan(x, delta, A, Bm, Cm, Dskip, chunk: int | None = None,
     _chunk_pairs[grid](x, delta, A, Bm, pair_a, pair_b, length, channels, states, n_chunks,
                        BL=bl, BN=bn)
     _chunk_scan[grid](x, delta, A, Bm, Cm, Dskip, pair_a, pair_b, y, length, channels,
-                      states, n_chunks, BL=bl, BN=bn,
-                      NO_DECAY_IN_CARRY=_plant == "no_decay_in_carry")
+                      states, n_chunks, BL=bl, BN=bn)
     return y
 
 
@@ -335,8 +329,8 @@ def _inputs(case: Case, dtype: str) -> list[torch.Tensor]:
     return out
 
 
-def run(case: Case, dtype: str, plant: str | None = None) -> dict:
-    return {"y": selective_scan(*_inputs(case, dtype), _plant=plant).cpu()}
+def run(case: Case, dtype: str) -> dict:
+    return {"y": selective_scan(*_inputs(case, dtype)).cpu()}
 
 
 def oracle(case: Case) -> dict:
@@ -413,7 +407,6 @@ KERNEL = KernelSpec(
     cases=cases,
     algorithm=algorithm,
     precision=precision,
-    planted={"no_decay_in_carry": lambda case, dtype: run(case, dtype, "no_decay_in_carry")},
     contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
                       "dynamic-range", "cancellation"),
     reference=naive,

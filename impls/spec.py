@@ -1,8 +1,11 @@
 """What a kernel module declares so the certifier can check it against its law.
 
-Each ``impls/<name>.py`` ends with ``KERNEL = KernelSpec(...)``. The certifier
+Each ``impls/<name>.py`` ends with ``KERNEL = KernelSpec(...)``, or with
+``KERNEL = BoundKernel(...)`` for a kernel whose bound the certifier derives from a
+reference computation (``Derived``). The certifier
 (``verify/certification/certify.py``) runs ``cases`` through ``run``, compares with ``oracle`` and
-divides the error by ``bound`` componentwise; ``planted`` variants must fail.
+divides the error by ``bound`` componentwise; planted bugs, edits of a scratch copy of
+the kernel's source listed in ``verify/certification/planted_bugs.py``, must fail.
 ``run`` (through the kernel's wrapper) gets every buffer it hands a kernel from
 ``impls.buffers`` (``empty``, ``zeros``, ``operand``), so the certifier can place inputs
 and outputs in guarded allocations.
@@ -57,7 +60,9 @@ class KernelSpec:
     algorithm: Callable[[str], dict]              # backend -> block sizes, reduction tree
     precision: Callable[[str], dict]              # dtype -> {"in","accumulate","out", "input_precision"?}
     exact_outputs: tuple[str, ...] = ()           # outputs compared exactly (indices, ...)
-    planted: Mapping[str, Callable[[Case, str], dict]] = field(default_factory=dict)
+    # variants of ``run`` that must fail (a user's binding); the project's own kernels
+    # plant their bugs as source edits (verify/certification/planted_bugs.py)
+    planted: Mapping[str, Any] = field(default_factory=dict)
     reference: Callable[[Case, str], dict] | None = None  # torch formulation (bench, naive)
     bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/certification/bench.py
     sources: tuple[str, ...] = ()                 # extra files whose hash the certificate records
@@ -68,3 +73,57 @@ class KernelSpec:
     # The GPU error model the kernel's GPU bound assumes: operation -> impls.accuracy.OpModel
     # (the instruction and its error). Checked against the compiled code (verify/hardware).
     gpu_model: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Extra:
+    """Outputs a derived kernel computes beyond its reference's: ``run(case, dtype,
+    outputs)`` adds them to the wrapper's outputs, ``oracle(case)`` gives their exact
+    values, ``bound(case, dtype, outputs, bound)`` their bounds given the bound of the
+    reference's outputs (derived or hand, per dtype)."""
+
+    run: Callable[[Case, str, dict], dict]
+    oracle: Callable[[Case], dict]
+    bound: Callable[[Case, str, dict, dict], dict]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What a derived bound needs (verify/certification/binding.py interprets it): the
+    catalog reference the kernel computes and its options, the reduction block the
+    bound may assume, inputs stored in a fixed format, the ``tl.dot`` input precision
+    (a function of the dtype) and whether tensor cores accumulate, the dtypes certified
+    with it (the others with the kernel's hand bound), the ``@triton.jit`` function
+    whose combines are audited, and outputs beyond the reference's."""
+
+    reference: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    outputs: tuple[str, ...] | None = None
+    block: int | None = None
+    formats: Mapping[str, str] = field(default_factory=dict)
+    dot_input: str | Callable[[str], str] = "ieee"
+    tensor_core: bool = False
+    derived_dtypes: tuple[str, ...] | None = None
+    kernel: Any = None
+    extra: Extra | None = None
+
+
+@dataclass(frozen=True)
+class BoundKernel:
+    """A kernel certified with a derived bound: its wrapper, called with the reference's
+    inputs, and the data of ``Derived``; the certifier binds it into a ``KernelSpec``.
+    ``hand_bound`` (a ``KernelSpec.bound``) certifies the dtypes ``derived`` does not
+    hand over; ``algorithm`` adds the kernel's own facts (blocks, passes)."""
+
+    name: str
+    wrapper: Callable
+    derived: Derived
+    laws: tuple[str, ...]
+    summary: str
+    dtypes: tuple[str, ...]
+    cases: Callable[[int, str], Iterable[Case]]
+    algorithm: Callable[[str], dict] | None = None
+    combine: Callable | None = None
+    bench: Callable[[str], dict] | None = None
+    hand_bound: Callable[[Case, str, dict], dict] | None = None
+    contract_classes: tuple[str, ...] = ()

@@ -42,7 +42,6 @@ BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: 
 LAYOUT = {torch.float32: (0x7FFFFFFF, 0x7F800000), torch.float16: (0x7FFF, 0x7C00),
           torch.bfloat16: (0x7FFF, 0x7F80)}
 MAX_K = 128
-RAW_BITS_PLANTS = {"signed_zero_distinct": 1, "nan_by_bits": 2}  # planted key bugs
 
 
 def algorithm_sizes(which: str | None = None) -> dict:
@@ -73,32 +72,24 @@ def lowest_index_topk(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tens
 
 # --------------------------------------------------------------------------- kernels
 @triton.jit
-def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr,
-               RAW_BITS: tl.constexpr):
-    """int64 keys ordered by (value, −index); −0 → +0, every NaN → one largest NaN.
-    ``RAW_BITS`` is a planted bug: 1 leaves −0 below +0, 2 leaves NaNs ordered by their
-    bits (a negative NaN then sorts below −∞)."""
+def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr):
+    """int64 keys ordered by (value, −index); −0 → +0, every NaN → one largest NaN."""
     v = bits.to(tl.int32)
     magnitude = v & ABS_MASK
-    if RAW_BITS != 1:
-        v = tl.where(magnitude == 0, 0, v)
-    if RAW_BITS != 2:
-        v = tl.where(magnitude > INF_BITS, ABS_MASK, v)
+    v = tl.where(magnitude == 0, 0, v)
+    v = tl.where(magnitude > INF_BITS, ABS_MASK, v)
     monotone = tl.where(v < 0, v ^ ABS_MASK, v)
     return (monotone.to(tl.int64) << 32) | (0xFFFFFFFF - offs.to(tl.int64))
 
 
 @triton.jit
-def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr,
-              TIES_COLLIDE: tl.constexpr):
+def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr):
     """Per row of ``keys`` [R, 2^LOG_N] (distinct int64 keys), the 2^LOG_K largest,
     descending: the bitonic top-k of tl.topk (sort runs of 2^LOG_K, then repeatedly keep
     the larger half and re-merge). A compare–exchange of the entries whose positions
     differ in bit B views a row as [L, 2, 2^B], splits the middle axis and puts the max
     right (left where bit F of the position is set, or everywhere in the last stage).
-    Only builtins, all inline: Triton's interpreter pays per call and per op.
-    ``TIES_COLLIDE`` is a planted bug: compare values only, so that on equal values
-    one key is duplicated and the other lost."""
+    Only builtins, all inline: Triton's interpreter pays per call and per op."""
     if LOG_K == 0:
         top = tl.max(keys, axis=1, keep_dims=True)
     else:
@@ -121,11 +112,7 @@ def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr,
                     flip = (tl.arange(0, L) >= 0)[None, :, None]
                 else:
                     flip = (((tl.arange(0, L) >> (SPAN - B - 1)) & 1) != 0)[None, :, None]
-                if TIES_COLLIDE:
-                    small = tl.where((lo >> 32) <= (hi >> 32), lo, hi)
-                    large = tl.where((lo >> 32) >= (hi >> 32), lo, hi)
-                else:
-                    small, large = tl.minimum(lo, hi), tl.maximum(lo, hi)
+                small, large = tl.minimum(lo, hi), tl.maximum(lo, hi)
                 pair = tl.join(tl.where(flip, large, small), tl.where(flip, small, large))
                 h = tl.reshape(tl.permute(pair, (0, 1, 3, 2)), [R, 2 ** BITS])
         top = h
@@ -135,19 +122,16 @@ def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr,
 @triton.jit
 def _chunk_top(x_ptr, cand_ptr, n, m, k, BLOCK: tl.constexpr, CHUNKS: tl.constexpr,
                KP: tl.constexpr, LOG_BLOCK: tl.constexpr, LOG_KP: tl.constexpr,
-               ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr, KEEP_K_MINUS_1: tl.constexpr,
-               RAW_BITS: tl.constexpr):
+               ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr):
     """Candidates of CHUNKS consecutive chunks of one row: each chunk's top-KP keys."""
     row = tl.program_id(0)
     chunk = tl.program_id(1) * CHUNKS + tl.arange(0, CHUNKS)[:, None]
     offs = chunk * BLOCK + tl.arange(0, BLOCK)[None, :]
     mask = offs < n
     bits = tl.load(x_ptr + row.to(tl.int64) * n + offs, mask=mask, other=0)
-    keys = tl.where(mask, _sort_keys(bits, offs, ABS_MASK, INF_BITS, RAW_BITS), -2**63)
-    top = _top_keys(keys, CHUNKS, LOG_BLOCK, LOG_KP, False)
+    keys = tl.where(mask, _sort_keys(bits, offs, ABS_MASK, INF_BITS), -2**63)
+    top = _top_keys(keys, CHUNKS, LOG_BLOCK, LOG_KP)
     slot = tl.arange(0, KP)[None, :]
-    if KEEP_K_MINUS_1:
-        top = tl.where(slot < k - 1, top, -2**63)
     tl.store(cand_ptr + (row * m + chunk).to(tl.int64) * KP + slot, top,
              mask=(chunk < m) & (slot >= 0))
 
@@ -155,8 +139,7 @@ def _chunk_top(x_ptr, cand_ptr, n, m, k, BLOCK: tl.constexpr, CHUNKS: tl.constex
 @triton.jit
 def _merge_top(cand_ptr, out_ptr, x_ptr, values_ptr, indices_ptr, m, m_out, n, k,
                KP: tl.constexpr, FANIN: tl.constexpr, GROUPS: tl.constexpr,
-               LOG_M: tl.constexpr, LOG_KP: tl.constexpr, FINAL: tl.constexpr,
-               TIES_COLLIDE: tl.constexpr):
+               LOG_M: tl.constexpr, LOG_KP: tl.constexpr, FINAL: tl.constexpr):
     """GROUPS merges of one row: the top-KP of the union of FANIN candidate lists each;
     the final level gathers the k values by index and stores values and indices."""
     row = tl.program_id(0)
@@ -165,7 +148,7 @@ def _merge_top(cand_ptr, out_ptr, x_ptr, values_ptr, indices_ptr, m, m_out, n, k
     source = group * FANIN + lane // KP
     keys = tl.load(cand_ptr + (row * m + source).to(tl.int64) * KP + lane % KP,
                    mask=source < m, other=-2**63)
-    top = _top_keys(keys, GROUPS, LOG_M, LOG_KP, TIES_COLLIDE)
+    top = _top_keys(keys, GROUPS, LOG_M, LOG_KP)
     slot = tl.arange(0, KP)[None, :]
     if FINAL:
         index = 0xFFFFFFFF - (top & 0xFFFFFFFF)
@@ -203,8 +186,7 @@ def _log2(power_of_two: int) -> int:
     return power_of_two.bit_length() - 1
 
 
-def topk(x: torch.Tensor, k: int, _plant: str | None = None
-         ) -> tuple[torch.Tensor, torch.Tensor]:
+def topk(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(values, indices) of the k largest entries of each row of ``x`` (rows, n)."""
     _validate(x, k)
     rows, n = x.shape
@@ -219,8 +201,7 @@ def topk(x: torch.Tensor, k: int, _plant: str | None = None
     chunks = min(sizes["chunks_per_program"], triton.next_power_of_2(m))
     _chunk_top[(rows, triton.cdiv(m, chunks))](
         bits, cand, n, m, k, BLOCK=block, CHUNKS=chunks, KP=kp, LOG_BLOCK=_log2(block),
-        LOG_KP=_log2(kp), ABS_MASK=abs_mask, INF_BITS=inf_bits,
-        KEEP_K_MINUS_1=_plant == "truncated", RAW_BITS=RAW_BITS_PLANTS.get(_plant, 0))
+        LOG_KP=_log2(kp), ABS_MASK=abs_mask, INF_BITS=inf_bits)
     values = buffers.empty((rows, k), x.dtype, x.device, "values")
     indices = buffers.empty((rows, k), torch.int64, x.device, "indices")
     fanin = sizes["fanin"]
@@ -231,7 +212,7 @@ def topk(x: torch.Tensor, k: int, _plant: str | None = None
         _merge_top[(rows, triton.cdiv(m_out, groups))](
             cand, out, bits, values.view(BITS[x.dtype]), indices, m, m_out, n, k, KP=kp,
             FANIN=fanin, GROUPS=groups, LOG_M=_log2(fanin * kp), LOG_KP=_log2(kp),
-            FINAL=m_out == 1, TIES_COLLIDE=_plant == "merge_drops_ties")
+            FINAL=m_out == 1)
         if m_out == 1:
             return values, indices
         cand, m = out, m_out
@@ -326,9 +307,9 @@ def cases(seed: int, which: str) -> list[Case]:
     ]
 
 
-def run(case: Case, dtype: str, plant: str | None = None) -> dict:
+def run(case: Case, dtype: str) -> dict:
     x = case.inputs["x"].to(DTYPES[dtype]).to(device()).contiguous()
-    values, indices = topk(x, case.params["k"], _plant=plant)
+    values, indices = topk(x, case.params["k"])
     return {"values": values.cpu(), "indices": indices.cpu()}
 
 
@@ -392,10 +373,6 @@ KERNEL = KernelSpec(
     algorithm=algorithm,
     precision=precision,
     exact_outputs=("values", "indices"),
-    planted={"merge_drops_ties": lambda case, dtype: run(case, dtype, "merge_drops_ties"),
-             "truncated": lambda case, dtype: run(case, dtype, "truncated"),
-             **{name: (lambda case, dtype, name=name: run(case, dtype, name))
-                for name in RAW_BITS_PLANTS}},
     contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
                       "signed-zero", "denormal", "multi-block", "non-multiple",
                       "concentrated"),

@@ -55,7 +55,7 @@ import triton.language as tl
 from laws.associativity.combines import welford
 from . import accuracy, buffers
 from .numerics import U32, round_up, stored_output_error, ulp_error
-from .rows import config
+from .launch import config
 from .spec import Case, KernelSpec, backend as current_backend, device as current_device
 
 DTYPES = ("float32", "float16", "bfloat16")
@@ -75,45 +75,28 @@ def reference(x: torch.Tensor, correction: int = 1) -> tuple[torch.Tensor, torch
 
 # --------------------------------------------------------------------------- kernel
 @triton.jit
-def _merge_adding_variances(a_n, a_mean, a_m2, b_n, b_mean, b_m2):
-    """Planted bug: M2 merged by adding, without the between-group term δ²·n_A·n_B/n."""
-    n = a_n + b_n
-    safe_n = tl.where(n == 0, 1.0, n)
-    return n, a_mean + (b_mean - a_mean) * (b_n / safe_n), a_m2 + b_m2
-
-
-@triton.jit
-def row_statistics(x_row, n_cols, BLOCK: tl.constexpr, VARIANCE_ADD: tl.constexpr,
-                   COLS_SHIFT: tl.constexpr):
+def row_statistics(x_row, n_cols, BLOCK: tl.constexpr):
     """(count, mean, M2) of one row in fp32: tl.reduce over (1, x, 0) lanes per block,
-    then a running merge across blocks. Padding lanes hold the identity (0, 0, 0).
-    VARIANCE_ADD is False and COLS_SHIFT is 0; the other values are planted bugs (M2
-    merged by adding; one column too few loaded)."""
+    then a running merge across blocks. Padding lanes hold the identity (0, 0, 0)."""
     offsets = tl.arange(0, BLOCK)
     count = tl.full((), 0.0, tl.float32)
     mean = tl.full((), 0.0, tl.float32)
     m2 = tl.full((), 0.0, tl.float32)
     for start in range(0, n_cols, BLOCK):
         cols = start + offsets
-        inside = cols < n_cols + COLS_SHIFT
+        inside = cols < n_cols
         x = tl.load(x_row + cols, mask=inside, other=0.0).to(tl.float32)
         ones = tl.where(inside, 1.0, 0.0)
         lanes = (ones, x, tl.zeros_like(x))
-        if VARIANCE_ADD:
-            b_n, b_mean, b_m2 = tl.reduce(lanes, 0, _merge_adding_variances)
-            count, mean, m2 = _merge_adding_variances(count, mean, m2, b_n, b_mean, b_m2)
-        else:
-            b_n, b_mean, b_m2 = tl.reduce(lanes, 0, welford)
-            count, mean, m2 = welford(count, mean, m2, b_n, b_mean, b_m2)
+        b_n, b_mean, b_m2 = tl.reduce(lanes, 0, welford)
+        count, mean, m2 = welford(count, mean, m2, b_n, b_mean, b_m2)
     return count, mean, m2
 
 
 @triton.jit
-def _var_mean_kernel(x_ptr, var_ptr, mean_ptr, n_cols, correction, BLOCK: tl.constexpr,
-                     VARIANCE_ADD: tl.constexpr, COLS_SHIFT: tl.constexpr):
+def _var_mean_kernel(x_ptr, var_ptr, mean_ptr, n_cols, correction, BLOCK: tl.constexpr):
     row = tl.program_id(0).to(tl.int64)
-    count, mean, m2 = row_statistics(x_ptr + row * n_cols, n_cols, BLOCK, VARIANCE_ADD,
-                                     COLS_SHIFT)
+    count, mean, m2 = row_statistics(x_ptr + row * n_cols, n_cols, BLOCK)
     dof = count - correction
     var = tl.where(dof > 0.0, m2 / tl.maximum(dof, 1.0), float("nan"))
     tl.store(var_ptr + row, var.to(var_ptr.dtype.element_ty))
@@ -135,7 +118,8 @@ def validate(x, name: str, dtypes=DTYPES) -> None:
         raise ValueError(f"{name}: input must be contiguous")
 
 
-def _launch(x, correction, variance_add: bool, cols_shift: int):
+def var_mean(x: torch.Tensor, correction: int = 1) -> tuple[torch.Tensor, torch.Tensor]:
+    """(variance, mean) over the last dim, in x's dtype, like ``torch.var_mean``."""
     validate(x, "var_mean")
     if correction not in (0, 1):
         raise ValueError(f"var_mean: correction must be 0 or 1, got {correction!r}")
@@ -147,14 +131,8 @@ def _launch(x, correction, variance_add: bool, cols_shift: int):
     if rows:
         cfg = config(n)
         _var_mean_kernel[(rows,)](x, var, mean, n, float(correction), BLOCK=cfg["block"],
-                                  VARIANCE_ADD=variance_add, COLS_SHIFT=cols_shift,
                                   num_warps=cfg["num_warps"])
     return var, mean
-
-
-def var_mean(x: torch.Tensor, correction: int = 1) -> tuple[torch.Tensor, torch.Tensor]:
-    """(variance, mean) over the last dim, in x's dtype, like ``torch.var_mean``."""
-    return _launch(x, correction, False, 0)
 
 
 # --------------------------------------------------------------------------- exact statistics
@@ -278,14 +256,6 @@ def _as_dtype(case: Case, dtype: str) -> torch.Tensor:
 def _run(case: Case, dtype: str) -> dict:
     var, mean = var_mean(_as_dtype(case, dtype), case.params["correction"])
     return {"var": var, "mean": mean}
-
-
-def _planted(variance_add: bool, cols_shift: int):
-    def run(case: Case, dtype: str) -> dict:
-        var, mean = _launch(_as_dtype(case, dtype), case.params["correction"], variance_add,
-                            cols_shift)
-        return {"var": var, "mean": mean}
-    return run
 
 
 def _reference(case: Case, dtype: str) -> dict:
@@ -442,8 +412,6 @@ KERNEL = KernelSpec(
     cases=_cases,
     algorithm=_algorithm,
     precision=_precision,
-    planted={"variance_add": _planted(True, 0),
-             "mask_off_by_one": _planted(False, -1)},
     contract_classes=CONTRACT_CLASSES + ("population-variance",),
     gpu_model=GPU_MODEL,
     reference=_reference,

@@ -49,7 +49,7 @@ def _combine_flops(name: str, *widths: int) -> int:
 
 # --------------------------------------------------------------------------- row kernels
 def _rows_config(n: int, backend: str) -> dict:
-    from impls.rows import config
+    from impls.launch import config
     return config(n, backend)
 
 

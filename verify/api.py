@@ -232,20 +232,10 @@ def use_backend(backend: str = "auto") -> None:
     """Choose where kernels run (``auto``, ``gpu``, ``interpreter``) before Triton is
     imported: Triton reads ``TRITON_INTERPRET`` once, at import. ``auto`` picks the
     interpreter when no CUDA device is available. ``BadInput`` for ``gpu`` without
-    one. Does nothing useful once kernels are loaded (``certify`` then says so)."""
-    if backend == "interpreter":
-        os.environ["TRITON_INTERPRET"] = "1"
-        return
-    import torch
-    if backend == "gpu":
-        if not torch.cuda.is_available():
-            raise BadInput("--backend gpu: no CUDA device is available")
-        os.environ.pop("TRITON_INTERPRET", None)
-    elif backend == "auto":
-        if not torch.cuda.is_available():
-            os.environ.setdefault("TRITON_INTERPRET", "1")
-    else:
-        raise BadInput(f"unknown backend {backend!r} (use auto, gpu or interpreter)")
+    one, or for a backend other than the one kernels were already loaded for
+    (``verify.certification.environment.choose_backend``)."""
+    from verify.certification.environment import choose_backend
+    choose_backend(backend)
 
 
 def kernel_names() -> list[str]:
@@ -266,36 +256,34 @@ def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
 def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | None = None,
             planted: bool = True,
             law_results: Mapping[str, Mapping[str, Any]] | None = None) -> Certificate:
-    """Certify one kernel (a name in ``impls/`` or a ``KernelSpec``) on ``backend``
-    (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is imported): its
-    laws' verdicts, its error against the oracle divided by its bound, and its planted
-    bugs, which must fail. ``out``: a directory to write the certificate file to
+    """Certify one kernel (a name in ``impls/``, a ``KernelSpec`` or a ``BoundKernel``) on
+    ``backend`` (``auto``, ``gpu`` or ``interpreter``; choose before any kernel is
+    imported): its laws' verdicts, its error against the oracle divided by its bound,
+    and its planted bugs, which must fail. ``out``: a directory to write the certificate file to
     (atomically). ``law_results`` reuses verdicts already computed (id → document).
     A named kernel runs in a child process, so a crash is a failing certificate."""
-    from verify.certification import certify as C
+    from verify.certification import batch, certify as C, document, planting
+    from verify.certification.environment import choose_backend
+    resolved = choose_backend(backend or "auto")
     if isinstance(kernel, str):
         _resolve_kernels([kernel])
         with tempfile.TemporaryDirectory() as scratch:
-            cert = C.certify_all(backend=backend or "auto", out_dir=out or scratch,
-                                 seed=seed, progress=False, kernels=[kernel],
-                                 planted=planted, law_results=law_results)[0]
+            cert = batch.certify_all(backend=backend or "auto", out_dir=out or scratch,
+                                     seed=seed, progress=False, kernels=[kernel],
+                                     planted=planted, law_results=law_results)[0]
         if out is None:
             cert.pop("path", None)
         return Certificate(to_plain(cert))
-    resolved = C.resolve_backend(backend or "auto")
+    from verify.certification.binding import as_spec
+    kernel = as_spec(kernel)
     with _stdout_to_stderr():
         cert = C.certify(kernel, resolved, seed=seed, law_results=law_results)
-        if planted and kernel.planted:
-            variants = C.planted_results(kernel, resolved, seed=seed)
-            cert["planted"] = {name: {"caught": not v["pass"], "rho": v["rho"]}
-                               for name, v in variants.items()}
-            escaped = [name for name, v in variants.items() if v["pass"]]
-            if escaped:
-                cert["pass"] = False
-                cert.setdefault("notes", []).append(
-                    "planted bug(s) passed certification: " + ", ".join(escaped))
+        if planted and planting.planted_bugs(kernel):
+            variants = planting.planted_results(kernel, resolved, seed=seed)
+            document.add_planted(cert, {name: document.caught(v)
+                                        for name, v in variants.items()})
     if out is not None and "source_hash" in cert:
-        cert["path"] = str(C.write_certificate(cert, out))
+        document.write(cert, out)
     return Certificate(to_plain(cert))
 
 
@@ -309,16 +297,17 @@ def certify_all(kernels: Iterable[str] | None = None, backend: str = "auto", *,
     a user's file that cannot be loaded is ``BadInput``. ``isolate``: in a child
     process, so that a crash is a failing certificate (False: in this process, for
     kernels that exist only here)."""
-    from verify.certification import certify as C
+    from verify.certification import batch
     kernels = list(kernels or [])
     targets = [k for k in kernels if _is_file_target(k)]
     for target in targets:
         _check_target_file(target)
     names = _resolve_kernels([k for k in kernels if k not in targets]) \
         if len(targets) < len(kernels) or not kernels else []
-    certs = C.certify_all(backend=backend, out_dir=out, seed=seed, progress=progress,
-                          kernels=names + targets, planted=planted, law_results=law_results,
-                          isolate=isolate, refs={t: t for t in targets})
+    certs = batch.certify_all(backend=backend, out_dir=out, seed=seed, progress=progress,
+                              kernels=names + targets, planted=planted,
+                              law_results=law_results, isolate=isolate,
+                              refs={t: t for t in targets})
     for target, cert in zip(names + targets, certs):
         note = " ".join(cert.get("notes") or [])
         if target in targets and note.startswith("could not load the kernel"):
@@ -342,21 +331,22 @@ def _check_target_file(target: str) -> None:
 
 def stale_certificates(directory: str) -> list[dict]:
     """Certificates in ``directory`` whose sources changed since they were written."""
-    from verify.certification.certify import stale_certificates as stale
+    from verify.certification.sources import stale_certificates as stale
     return to_plain(stale(directory))
 
 
 def resolve_backend(backend: str) -> str:
-    from verify.certification.certify import resolve_backend as resolve
-    return resolve(backend)
+    from verify.certification.environment import choose_backend
+    return choose_backend(backend)
 
 
 def bench(kernel: str, backend: str) -> dict:
     """Timings of one kernel against torch's own op (``verify bench --json``, one row)."""
     import impls
     from verify.certification.bench import bench as run
+    from verify.certification.binding import as_spec
     with _stdout_to_stderr():
-        return to_plain(run(impls.load(kernel), backend))
+        return to_plain(run(as_spec(impls.load(kernel)), backend))
 
 
 @contextlib.contextmanager

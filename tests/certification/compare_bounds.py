@@ -29,8 +29,8 @@ import torch
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
 from impls.spec import KernelSpec, backend  # noqa: E402
-from verify.certification.binding import Binding, bind, binding_of  # noqa: E402
-from verify.certification.certify import compare_float  # noqa: E402
+from verify.certification.binding import Binding, as_spec, bind, binding_of  # noqa: E402
+from verify.certification.comparison import compare_float  # noqa: E402
 from verify.certification.references import custom  # noqa: E402
 
 NOT_COVERED = {
@@ -79,11 +79,14 @@ def pair(name: str) -> tuple[KernelSpec, KernelSpec]:
     oracle as ``hand_bound``/``hand_oracle`` in its module; its derived spec is its
     binding without the hand bound (derived for every dtype)."""
     mod = _module(name)
-    if isinstance(getattr(mod.KERNEL.bound, "__self__", None), Binding):
-        everywhere = dataclasses.replace(binding_of(mod.KERNEL), hand_bound=None)
-        derived = dataclasses.replace(mod.KERNEL, bound=everywhere.bound,
+    kernel = as_spec(mod.KERNEL)
+    if isinstance(getattr(kernel.bound, "__self__", None), Binding):
+        binding = binding_of(kernel)
+        everywhere = dataclasses.replace(
+            binding, choice=dataclasses.replace(binding.choice, hand_bound=None))
+        derived = dataclasses.replace(kernel, bound=everywhere.bound,
                                       oracle=everywhere.oracle)
-        hand = dataclasses.replace(mod.KERNEL, bound=mod.hand_bound, oracle=mod.hand_oracle)
+        hand = dataclasses.replace(kernel, bound=mod.hand_bound, oracle=mod.hand_oracle)
         return hand, derived
     return _derived_only(name)
 

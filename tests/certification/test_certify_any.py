@@ -10,7 +10,8 @@ import triton
 import triton.language as tl
 
 from impls.spec import backend as running_backend
-from verify.certification.binding import bind, certify_binding
+from verify.certification.binding import bind
+from verify.certification.certify import certify_binding
 from verify.certification.certify import certify
 from verify.certification.discover import audit_kernel, find_combines
 
@@ -131,11 +132,16 @@ BOUND_PROJECT_KERNELS = ("scan", "matmul", "lora", "int8_matmul")
 @pytest.mark.parametrize("name", BOUND_PROJECT_KERNELS)
 def test_project_kernels_are_bound_through_the_public_api(name):
     from impls import load
-    from verify.certification.binding import Binding, binding_of
-    spec = load(name)
+    from impls.spec import BoundKernel
+    from verify.certification.binding import Binding, as_spec, binding_of
+    from verify.certification.planting import planted_bugs
+    declared = load(name)
+    assert isinstance(declared, BoundKernel)       # data: impls/ imports nothing from verify/
+    spec = as_spec(declared)
+    assert as_spec(declared) is spec                # bound once per declaration
     binding = binding_of(spec)
     assert isinstance(binding, Binding) and spec.name == name
-    assert spec.laws and spec.planted and spec.bench is not None
+    assert spec.laws and planted_bugs(spec) and spec.bench is not None
     for dtype in spec.dtypes:
         expected = "derived" if BACKEND != "gpu" and dtype != "bfloat16" else "hand-derived"
         assert binding.kind(dtype).startswith(expected), (name, dtype)
@@ -143,12 +149,13 @@ def test_project_kernels_are_bound_through_the_public_api(name):
 
 def test_a_hand_bound_certifies_the_dtypes_not_handed_over_and_the_kind_says_so():
     from impls import matmul as MM
+    from impls.numerics import half_exact
     from impls.spec import Case
     import torch
 
     def cases(seed, backend):
         gen = torch.Generator().manual_seed(seed)
-        a, b = (MM.half_exact(torch.randn(s, generator=gen, dtype=torch.float64))
+        a, b = (half_exact(torch.randn(s, generator=gen, dtype=torch.float64))
                 for s in ((9, 45), (45, 7)))
         return [Case("K=45", {"a": a, "b": b}, {"n": 45})]
 

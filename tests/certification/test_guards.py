@@ -1,6 +1,7 @@
 """Memory errors fail certification deterministically, and a crash is a failing
-certificate: a copy of the softmax kernel with its masks off by one (writing one element
-past each row, or reading one past it), and kernels that abort the process."""
+certificate: the softmax kernel with its masks off by one (writing one element past each
+row, or reading one past it) — planted in a scratch copy of its source, the way the
+certificates plant their bugs — and kernels that abort the process."""
 import dataclasses
 import os
 
@@ -11,65 +12,38 @@ import triton.language as tl
 from impls import buffers
 from impls import softmax as production
 from impls.spec import backend as running_backend
-from laws.associativity.combines import online_softmax
 from verify.certification.batch import certify_all
 from verify.certification.certify import certify
 from verify.certification.guards import GuardedAllocator
+from verify.certification.planted_bugs import Planted
+from verify.certification.planting import planted_spec
 
 BACKEND = running_backend()
 HERE = os.path.abspath(__file__)
 
 
-@triton.jit
-def _softmax_copy(x_ptr, y_ptr, lse_ptr, n_cols, BLOCK: tl.constexpr,
-                  READ_PAST: tl.constexpr, WRITE_PAST: tl.constexpr):
-    """impls/softmax.py's kernel; READ_PAST / WRITE_PAST move the statistics pass's load
-    mask / the output's store mask one column past the row."""
-    row = tl.program_id(0).to(tl.int64)
-    x_row = x_ptr + row * n_cols
-    y_row = y_ptr + row * n_cols
-    offsets = tl.arange(0, BLOCK)
-    m = tl.full((), -float("inf"), tl.float32)
-    s = tl.full((), 0.0, tl.float32)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + offsets
-        inside = cols < n_cols + READ_PAST
-        x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)
-        ones = tl.where(inside, 1.0, 0.0)
-        block_m, block_s = tl.reduce((x, ones), 0, online_softmax)
-        m, s = online_softmax(m, s, block_m, block_s)
-    safe_s = tl.where(s > 0.0, s, 1.0)
-    tl.store(lse_ptr + row, m + tl.log(safe_s))
-    shift = tl.where(m == -float("inf"), 0.0, m)
-    inv_s = 1.0 / safe_s
-    for start in range(0, n_cols, BLOCK):
-        cols = start + offsets
-        x = tl.load(x_row + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
-        y = tl.exp(x - shift) * inv_s
-        tl.store(y_row + cols, y.to(y_ptr.dtype.element_ty), mask=cols < n_cols + WRITE_PAST)
-
-
-def _copy_run(read_past: int = 0, write_past: int = 0):
-    def run(case, dtype):
-        x = production._as_dtype(case, dtype)
-        n = x.shape[-1]
-        x = buffers.operand(x, "x")
-        y = buffers.empty(x.shape, x.dtype, x.device, "softmax")
-        lse = buffers.empty(x.shape[:-1], torch.float32, x.device, "lse")
-        cfg = production.config(n)
-        _softmax_copy[(x.numel() // n,)](x, y, lse, n, BLOCK=cfg["block"],
-                                         READ_PAST=read_past, WRITE_PAST=write_past)
-        return {"softmax": y, "lse": lse}
-    return run
+# The softmax kernel with its masks one column past the row: planted bugs, edits of a
+# scratch copy of impls/softmax.py, as the certificates plant theirs.
+_STAT_MASK = ('inside = cols < n_cols\n'
+              '        x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)\n'
+              '        ones')
+_STORE = "tl.store(y_row + cols, y.to(y_ptr.dtype.element_ty), mask=inside)"
+READS_PAST = Planted("softmax_copy", "reads_past_end",
+                     "the statistics pass loads one column past the row",
+                     ((_STAT_MASK, _STAT_MASK.replace("cols < n_cols", "cols < n_cols + 1")),),
+                     file="impls/softmax.py")
+WRITES_PAST = Planted("softmax_copy", "writes_past_end",
+                      "the output is stored one column past the row",
+                      ((_STORE, _STORE.replace("mask=inside", "mask=cols < n_cols + 1")),),
+                      file="impls/softmax.py")
 
 
 def _abort(case, dtype):
     os.abort()
 
 
-COPY = dataclasses.replace(production.KERNEL, name="softmax_copy", laws=(), run=_copy_run(),
-                           planted={"writes_past_end": _copy_run(write_past=1),
-                                    "aborts": _abort})
+COPY = dataclasses.replace(production.KERNEL, name="softmax_copy", laws=(),
+                           planted={"writes_past_end": WRITES_PAST, "aborts": _abort})
 ABORTING = dataclasses.replace(COPY, name="aborting", run=_abort, planted={})
 
 
@@ -83,9 +57,9 @@ def test_the_unmodified_copy_passes_under_guards():
 
 
 def test_a_write_past_the_end_fails_with_a_one_line_reason_every_time():
-    planted = dataclasses.replace(COPY, run=_copy_run(write_past=1), planted={})
-    first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
-    again = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+    with planted_spec(COPY, WRITES_PAST) as planted:
+        first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+        again = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
     assert first["pass"] is False
     assert _problems(first) == _problems(again)
     # every row writes one element past itself; only the last row's lands past the end
@@ -100,16 +74,16 @@ def test_a_read_past_the_end_reads_poison_and_fails_the_same_way_every_time():
     row, not as NaN."""
     case = production.Case("3 rows of 37", {"x": torch.randn(3, 37, dtype=torch.float64)}, {})
     runs = []
-    for run in (_copy_run(read_past=1), _copy_run(read_past=1), _copy_run()):
-        with buffers.using(GuardedAllocator()) as guard:
-            runs.append(run(case, "float32"))
-        assert guard.violations() == []          # a read leaves the guards intact
+    with planted_spec(COPY, READS_PAST) as planted:
+        for run in (planted.run, planted.run, COPY.run):
+            with buffers.using(GuardedAllocator()) as guard:
+                runs.append(run(case, "float32"))
+            assert guard.violations() == []          # a read leaves the guards intact
+        first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
+        second = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
     wrong, again, right = (r["softmax"][-1] for r in runs)
     assert torch.equal(wrong.view(torch.int32), again.view(torch.int32))
     assert float((wrong - right).abs().max()) > 0.1
-    planted = dataclasses.replace(COPY, run=_copy_run(read_past=1), planted={})
-    first = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
-    second = certify(planted, BACKEND, dtypes=["float32"], check_laws=False)
     assert first["pass"] is False and first["rho"] > 1e3
     assert first["per_dtype"]["float32"]["rho"] == second["per_dtype"]["float32"]["rho"]
 

@@ -12,7 +12,7 @@ from radius_orders import ORDERS, simulate
 
 from verify.cases import matrices, rows
 from verify.certification import radius
-from verify.certification.radius import Ball, evaluate, model_for
+from verify.certification.bounds import Ball, evaluate, model_for
 from verify.certification.references import CATALOG
 
 FORMATS = (("float32", "float32"), ("float16", "float32"), ("float16", "float16"))

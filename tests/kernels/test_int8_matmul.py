@@ -9,9 +9,11 @@ import torch
 
 from impls import int8_matmul as IM
 from impls.spec import backend, device
-from verify.certification.certify import certify, planted_results
+from verify.certification.certify import certify
+from verify.certification.planting import planted_results
+from verify.certification.binding import as_spec
 
-SPEC = IM.KERNEL
+SPEC = as_spec(IM.KERNEL)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +135,11 @@ def test_quantizer_that_floors_fails_against_the_float_weights(monkeypatch):
     """The module's quantizer replaced by one that floors: the cases are built with it
     too, so x·(W_q s) still agrees exactly; only the comparison with x·W catches it."""
     from impls.spec import backend as running_backend
-    monkeypatch.setattr(IM, "quantize", IM._floor_quantize)
+    def floor_quantize(w):
+        s = (w.abs().amax(0) / 127.0).to(torch.float32)
+        s = torch.where(s > 0, s, torch.ones_like(s))
+        return torch.clamp(torch.floor(w / s), -127, 127).to(torch.int8), s
+    monkeypatch.setattr(IM, "quantize", floor_quantize)
     cert = certify(SPEC, running_backend(), seed=0, dtypes=["float32"], check_laws=False)
     assert not cert["pass"]
     failing = {c["name"]: c for c in cert["per_dtype"]["float32"]["cases"] if not c["pass"]}

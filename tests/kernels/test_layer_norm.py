@@ -8,7 +8,9 @@ import torch
 
 from impls import layer_norm as ln
 from impls.spec import Case, backend as running_backend, device
-from verify.certification.certify import certify, compare_float, planted_results
+from verify.certification.certify import certify
+from verify.certification.comparison import compare_float
+from verify.certification.planting import planted_results
 
 BACKEND = running_backend()
 SPEC = ln.KERNEL
@@ -124,8 +126,8 @@ if "nvidia" not in backends:
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from impls import layer_norm as m
-for constexprs in [{'BLOCK': 1024, 'VARIANCE_ADD': False, 'EPS_OUTSIDE_SQRT': False}, {'BLOCK': 128, 'VARIANCE_ADD': True, 'EPS_OUTSIDE_SQRT': True}]:
-    k = triton.compile(ASTSource(fn=m._layer_norm_kernel, signature={'x_ptr': '*fp16', 'w_ptr': '*fp16', 'b_ptr': '*fp16', 'y_ptr': '*fp16', 'mean_ptr': '*fp32', 'rstd_ptr': '*fp32', 'n_cols': 'i32', 'eps': 'fp32', 'BLOCK': 'constexpr', 'VARIANCE_ADD': 'constexpr', 'EPS_OUTSIDE_SQRT': 'constexpr'}, constexprs=constexprs),
+for constexprs in [{'BLOCK': 1024}, {'BLOCK': 128}]:
+    k = triton.compile(ASTSource(fn=m._layer_norm_kernel, signature={'x_ptr': '*fp16', 'w_ptr': '*fp16', 'b_ptr': '*fp16', 'y_ptr': '*fp16', 'mean_ptr': '*fp32', 'rstd_ptr': '*fp32', 'n_cols': 'i32', 'eps': 'fp32', 'BLOCK': 'constexpr'}, constexprs=constexprs),
                        target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
     assert ".entry" in k.asm["ptx"]
 print("compiled")
@@ -133,8 +135,8 @@ print("compiled")
 
 
 def test_kernel_compiles_for_a_gpu_target():
-    """The interpreter never compiles the kernel: compile it to PTX for sm_90 (planted
-    variants included) in a process without TRITON_INTERPRET. Needs no GPU."""
+    """The interpreter never compiles the kernel: compile it to PTX for sm_90 (two block
+    sizes) in a process without TRITON_INTERPRET. Needs no GPU."""
     assert_compiles_for_gpu(_COMPILE)
 
 

@@ -8,7 +8,8 @@ import triton.language as tl
 
 from impls import selective_scan as ss
 from impls.spec import backend, device
-from verify.certification.certify import certify, planted_results
+from verify.certification.certify import certify
+from verify.certification.planting import planted_bugs, planted_module, planted_results
 
 BACKEND = backend()
 CHUNK = ss.chunk_size()
@@ -79,7 +80,9 @@ def test_carry_carries_state_across_chunks():
     master, stored = _inputs(1, 3 * CHUNK, 1, 2)
     stored[1].fill_(0.01)                # slow decay: the state outlives a chunk
     y = ss.selective_scan(*stored).cpu()
-    dropped = ss.selective_scan(*stored, _plant="no_decay_in_carry").cpu()
+    spec = ss.KERNEL
+    with planted_module(spec, planted_bugs(spec)["no_decay_in_carry"]) as copy:
+        dropped = copy.selective_scan(*stored).cpu()     # the carry added without decay
     assert torch.equal(y[:, :CHUNK], dropped[:, :CHUNK])        # first chunk: no carry
     assert not torch.allclose(y[:, CHUNK:], dropped[:, CHUNK:])
 

@@ -8,7 +8,9 @@ import torch
 
 from impls import var_mean
 from impls.spec import Case, backend as running_backend, device
-from verify.certification.certify import certify, compare_float, planted_results
+from verify.certification.certify import certify
+from verify.certification.comparison import compare_float
+from verify.certification.planting import planted_results
 
 BACKEND = running_backend()
 SPEC = var_mean.KERNEL
@@ -120,8 +122,8 @@ if "nvidia" not in backends:
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 from impls import var_mean as m
-for constexprs in [{'BLOCK': 4096, 'VARIANCE_ADD': False, 'COLS_SHIFT': 0}, {'BLOCK': 128, 'VARIANCE_ADD': True, 'COLS_SHIFT': -1}]:
-    k = triton.compile(ASTSource(fn=m._var_mean_kernel, signature={'x_ptr': '*bf16', 'var_ptr': '*bf16', 'mean_ptr': '*bf16', 'n_cols': 'i32', 'correction': 'fp32', 'BLOCK': 'constexpr', 'VARIANCE_ADD': 'constexpr', 'COLS_SHIFT': 'constexpr'}, constexprs=constexprs),
+for constexprs in [{'BLOCK': 4096}, {'BLOCK': 128}]:
+    k = triton.compile(ASTSource(fn=m._var_mean_kernel, signature={'x_ptr': '*bf16', 'var_ptr': '*bf16', 'mean_ptr': '*bf16', 'n_cols': 'i32', 'correction': 'fp32', 'BLOCK': 'constexpr'}, constexprs=constexprs),
                        target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
     assert ".entry" in k.asm["ptx"]
 print("compiled")
@@ -129,8 +131,8 @@ print("compiled")
 
 
 def test_kernel_compiles_for_a_gpu_target():
-    """The interpreter never compiles the kernel: compile it to PTX for sm_90 (planted
-    variants included) in a process without TRITON_INTERPRET. Needs no GPU."""
+    """The interpreter never compiles the kernel: compile it to PTX for sm_90 (two block
+    sizes) in a process without TRITON_INTERPRET. Needs no GPU."""
     assert_compiles_for_gpu(_COMPILE)
 
 

@@ -2,7 +2,7 @@
 apply the edit there, find what it affects, and judge it in a child process.
 
 ``affected_kernels`` follows the project's own imports (parsed, not executed) from each
-kernel module, so a shared file (``impls/rows.py``, a combine) names every kernel that
+kernel module, so a shared file (``impls/launch.py``, a combine) names every kernel that
 uses it. ``run_mutant`` returns an ``Outcome``: caught or not, with a one-line reason.
 A crash or a timeout of the child counts as caught; a child that imported the project
 from anywhere but the scratch copy is an error, never a verdict.

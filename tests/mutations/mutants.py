@@ -5,13 +5,20 @@ A mutant is data: the file it edits (relative to the project root), a source sni
 that must occur exactly once in today's source, its replacement, a class and a one-line
 description. ``apply`` performs the edit on a text and refuses a snippet that does not
 occur exactly once, so drift in a kernel shows up as an error, not as a silent no-op.
-The rows live in ``table_*.py`` by kernel family; this module gathers them.
+The rows live in ``table_*.py`` by kernel family; this module gathers them, with the
+kernels' planted bugs (the rows of ``verify/certification/planted_bugs.py``, which the
+certificates plant with the same ``apply_edits``).
 
 Not covered here: running the mutants (``run.py``) and judging them (the certifier).
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from verify.certification.planting import SnippetError, apply_edits  # noqa: E402,F401
 
 # (1 + 2⁻ᵏ) written as exact decimal literals; each is a float32 number.
 SCALE_12 = "1.000244140625"
@@ -27,28 +34,31 @@ class Mutant:
     file: str              # relative to the project root, e.g. "impls/softmax.py"
     old: str               # must occur exactly once in the file
     new: str
-    cls: str               # bug class, or "equivalent"
+    cls: str               # bug class, "planted" (a kernel's planted bug), or "equivalent"
     description: str
+    more: tuple[tuple[str, str], ...] = ()   # further edits of the same file, in order
+
+    @property
+    def edits(self) -> tuple[tuple[str, str], ...]:
+        return ((self.old, self.new), *self.more)
 
     @property
     def equivalent(self) -> bool:
         return self.cls == "equivalent"
 
 
-class SnippetError(ValueError):
-    """A mutant's snippet does not occur exactly once in its file."""
-
-
 def apply(mutant: Mutant, text: str) -> str:
-    """``text`` with the mutant's snippet replaced; ``SnippetError`` unless the snippet
-    occurs exactly once or the edit changes nothing."""
-    count = text.count(mutant.old)
-    if count != 1:
-        raise SnippetError(f"{mutant.id}: snippet occurs {count} times in {mutant.file} "
-                           "(expected exactly once)")
-    if mutant.old == mutant.new:
-        raise SnippetError(f"{mutant.id}: replacement equals the snippet")
-    return text.replace(mutant.old, mutant.new, 1)
+    """``text`` with the mutant's edits made (the certifier's own ``apply_edits``, which
+    plants the kernels' planted bugs); ``SnippetError`` unless each snippet occurs
+    exactly once or an edit changes nothing."""
+    return apply_edits(text, mutant.edits, mutant.id, mutant.file)
+
+
+def planted_mutants() -> list[Mutant]:
+    """The kernels' planted bugs (verify/certification/planted_bugs.py) as mutants."""
+    from verify.certification.planted_bugs import ROWS
+    return [Mutant(f"planted.{r.kernel}.{r.name}", r.path, r.edits[0][0], r.edits[0][1],
+                   "planted", r.models, tuple(r.edits[1:])) for r in ROWS]
 
 
 def scaled(prefix: str, file: str, old: str, new_template: str, what: str) -> list[Mutant]:
@@ -66,7 +76,7 @@ def all_mutants() -> list[Mutant]:
     from table_other import MUTANTS as other
     from table_rows import MUTANTS as rows
     from table_scans import MUTANTS as scans
-    table = [*rows, *dense, *scans, *other, *equivalent]
+    table = [*rows, *dense, *scans, *other, *planted_mutants(), *equivalent]
     ids = [m.id for m in table]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:

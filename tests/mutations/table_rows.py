@@ -7,6 +7,9 @@ VM = "impls/var_mean.py"
 LN = "impls/layer_norm.py"
 
 _SM_STAT_LOAD = 'x = tl.load(x_row + cols, mask=inside, other=-float("inf")).to(tl.float32)\n        ones'
+_SM_STAT_MASK = "inside = cols < n_cols\n        x = tl.load(x_row + cols, mask=inside, other=-float(\"inf\")).to(tl.float32)\n        ones"
+_SM_STORE_MASK = "inside = cols < n_cols\n        x = tl.load(x_row + cols, mask=inside, other=-float(\"inf\")).to(tl.float32)\n        y ="
+_VM_MASK = "inside = cols < n_cols\n        x = tl.load(x_row + cols, mask=inside, other=0.0)"
 _VM_LOAD = "x = tl.load(x_row + cols, mask=inside, other=0.0).to(tl.float32)\n        ones"
 
 MUTANTS = [
@@ -17,11 +20,11 @@ MUTANTS = [
     Mutant("softmax.max-init-zero", SM, 'm = tl.full((), -float("inf"), tl.float32)',
            "m = tl.full((), 0.0, tl.float32)", "init-value",
            "running max initialised to 0 instead of -inf"),
-    Mutant("softmax.stat-mask-le", SM, "inside = cols < n_cols + STAT_COLS_SHIFT",
-           "inside = cols <= n_cols + STAT_COLS_SHIFT", "oob-read",
+    Mutant("softmax.stat-mask-le", SM, _SM_STAT_MASK,
+           _SM_STAT_MASK.replace("cols < n_cols", "cols <= n_cols"), "oob-read",
            "statistics pass reads one column past the row"),
-    Mutant("softmax.store-mask-le", SM, "inside = cols < n_cols\n",
-           "inside = cols <= n_cols\n", "oob-write",
+    Mutant("softmax.store-mask-le", SM, _SM_STORE_MASK,
+           _SM_STORE_MASK.replace("cols < n_cols", "cols <= n_cols"), "oob-write",
            "normalize pass reads and stores one column past the row"),
     Mutant("softmax.shift-unguarded", SM, 'shift = tl.where(m == -float("inf"), 0.0, m)',
            "shift = m", "special-value",
@@ -51,8 +54,8 @@ MUTANTS = [
     Mutant("var_mean.count-init-one", VM, "count = tl.full((), 0.0, tl.float32)",
            "count = tl.full((), 1.0, tl.float32)", "init-value",
            "running count initialised to 1 instead of 0"),
-    Mutant("var_mean.mask-le", VM, "inside = cols < n_cols + COLS_SHIFT",
-           "inside = cols <= n_cols + COLS_SHIFT", "oob-read",
+    Mutant("var_mean.mask-le", VM, _VM_MASK,
+           _VM_MASK.replace("cols < n_cols", "cols <= n_cols"), "oob-read",
            "row statistics read one column past the row (var_mean and layer_norm)"),
     Mutant("var_mean.correction-ignored", VM, "dof = count - correction",
            "dof = count - 1.0", "shape-class",

@@ -13,9 +13,11 @@ import os
 import sys
 from typing import Any, Iterable, Mapping
 
-from verify.certification.certify import BadInput, resolve_backend, write_certificate
+from verify.certification import document
+from verify.certification.environment import choose_backend
 from verify.certification.isolate import ChildRunner, InProcessRunner
 from verify.certification.links import CrossLinkError
+from verify.errors import BadInput
 
 
 def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
@@ -39,7 +41,7 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
     if unknown:
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
                        f"(known: {', '.join(sorted(known)) or 'none'})")
-    backend = resolve_backend(backend or "auto")
+    backend = choose_backend(backend or "auto")
     runner = ChildRunner(time_limit_s) if isolate else InProcessRunner()
     stdout = sys.stdout
     sys.stdout = sys.stderr  # kernels and libraries may print; stdout belongs to the report
@@ -73,39 +75,25 @@ def _certify_one(runner, name: str, ref: str | None, load_error: str | None, bac
         from rich.console import Console
         Console(stderr=True).print(f"[{step[0]}/{step[1]}] certifying {name} on {backend} …")
     if load_error is not None:
-        return failed_certificate(name, backend, f"could not load the kernel: {load_error}")
+        return document.failed(name, backend, f"could not load the kernel: {load_error}")
     task = {"op": "certify", "name": name, "ref": ref, "variant": None, "seed": seed,
             "backend": backend, "law_results": dict(law_results or {})}
     status, cert = runner.run(task)
     if status != "done":
-        return failed_certificate(name, backend, f"{cert} while certifying {name}")
+        return document.failed(name, backend, f"{cert} while certifying {name}")
     names = cert.pop("planted_names", [])
     if with_planted and names:
         _add_planted(runner, task, names, cert)
     if "source_hash" in cert:
-        cert["path"] = str(write_certificate(cert, out_dir))
+        document.write(cert, out_dir)
     return cert
 
 
 def _add_planted(runner, task: dict, names: list[str], cert: dict) -> None:
-    """Each planted variant must fail; a crash while running one is a failure too."""
-    cert["planted"] = {}
-    escaped = []
+    """Each planted bug must fail; a crash while running one is a failure too."""
+    outcomes = {}
     for variant in names:
         status, result = runner.run({**task, "variant": variant, "law_results": None})
-        if status == "done":
-            cert["planted"][variant] = {"caught": not result["pass"], "rho": result["rho"]}
-            if result["pass"]:
-                escaped.append(variant)
-        else:
-            cert["planted"][variant] = {"caught": True, "rho": None, "crashed": result}
-    if escaped:
-        cert["pass"] = False
-        cert["notes"].append("planted bug(s) passed certification, so the bound or "
-                             "the cases are too weak: " + ", ".join(escaped))
-
-
-def failed_certificate(name: str, backend: str, reason: str) -> dict:
-    """A certificate for a kernel that produced none: pass False and the reason."""
-    return {"kernel": name, "backend": backend, "pass": False, "rho": None,
-            "dtypes": {}, "notes": [reason]}
+        outcomes[variant] = document.caught(result) if status == "done" else \
+            document.crashed(result)
+    document.add_planted(cert, outcomes)

@@ -28,8 +28,8 @@ What the spec gets:
   (``discover.py``); a combine refuted associative makes every case fail with the
   counterexample.
 
-``certify_binding`` runs ``certify`` and adds the test-power summary, failing the
-certificate when a trivial stand-in passes every case. ``load_binding("FILE.py:NAME")``
+``as_spec`` binds a kernel module's ``BoundKernel`` (impls/spec.py: the same arguments
+as data, so that impls/ imports nothing from verify/). ``load_binding("FILE.py:NAME")``
 loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME`` runs).
 """
 from __future__ import annotations
@@ -44,44 +44,88 @@ import torch
 
 from impls.accuracy import TRITON_GPU as GPU_MODEL
 from impls.numerics import cast_error, unit_roundoff
-from impls.spec import Case, KernelSpec, backend as current_backend, device as current_device
+from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
+                        device as current_device)
 from verify.certification import power as test_power
-from verify.certification import radius
+from verify.certification import bounds
 from verify.certification.radius_rounding import round_up
+from verify.cases import matrices, rows
 from verify.certification.references import Reference, lookup
 from verify import userfiles
 from verify.decide.limits import one_line
 from verify.errors import BadInput
 
 
-@dataclass
-class Binding:
-    """The state behind one bound kernel (its spec's callables are methods of it)."""
+@dataclass(frozen=True)
+class Running:
+    """What to run: the wrapper (or ``call(fn, args, options)`` that calls it), the
+    outputs it returns in order, the ``@triton.jit`` function whose combines are audited,
+    and the kernel's own algorithm facts (``describe(backend)``)."""
 
     fn: Callable
-    reference: Reference
-    options: dict
     returns: tuple[str, ...]
+    call: Callable | None = None
+    kernel: Any = None
+    describe: Callable[[str], dict] | None = None
+
+
+@dataclass(frozen=True)
+class Against:
+    """What to compare against: the reference and its options, the inputs stored in a
+    fixed format, and outputs beyond the reference's (``Extra``)."""
+
+    reference: Reference
+    options: Mapping[str, Any]
+    formats: Mapping[str, str] = field(default_factory=dict)
+    extra: Extra | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """Which cases: a case set (default: the reference's family) and the dtypes."""
+
     inputs: Callable | None
+    dtypes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which bound: derived at ``compute`` under the model's options and ``block``, or,
+    for the dtypes not in ``derived_dtypes``, the kernel's ``hand_bound``."""
+
     compute: str
     block: int | None
-    model_options: dict
-    kernel: Any = None
-    call: Callable | None = None
-    formats: dict = field(default_factory=dict)
+    model_options: Mapping[str, Any]
+    hand_bound: Callable | None = None
+    derived_dtypes: tuple[str, ...] = ()
+
+
+@dataclass
+class Records:
+    """What certifying learns, kept for the certificate: the oracles by case, the test
+    power and the bound's flags per dtype, the audited combines."""
+
     oracles: dict = field(default_factory=dict)
     power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     combines: dict | None = None
-    dtypes: tuple[str, ...] = ()
-    describe: Callable[[str], dict] | None = None
-    hand_bound: Callable | None = None
-    derived_dtypes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One bound kernel, in parts (its spec's callables are methods of it); a new
+    consumer adds a part, not a field."""
+
+    running: Running
+    against: Against
+    source: Source
+    choice: Choice
+    records: Records = field(default_factory=Records)
 
     # run -------------------------------------------------------------------------
     def input_format(self, name: str, dtype: str) -> str:
         """The format input ``name`` is stored in: ``formats[name]`` or the dtype."""
-        return self.formats.get(name, dtype)
+        return self.against.formats.get(name, dtype)
 
     def tensors(self, case: Case, dtype: str) -> dict:
         dev = current_device()
@@ -96,15 +140,18 @@ class Binding:
     def run(self, case: Case, dtype: str, fn: Callable | None = None) -> dict:
         """The wrapper (or ``fn``, a variant of it such as a planted bug) on the case."""
         self._refuse_bad_combines()
-        fn = fn or self.fn
+        fn = fn or self.running.fn
         args = self.tensors(case, dtype)
-        if self.call is not None:
-            result = self.call(fn, args, dict(self.options))
+        if self.running.call is not None:
+            result = self.running.call(fn, args, dict(self.against.options))
         else:
             names = inspect.signature(fn).parameters
-            kwargs = {k: v for k, v in self.options.items() if k in names}
-            result = fn(*[args[k] for k in self.reference.inputs], **kwargs)
-        return self._match(result)
+            kwargs = {k: v for k, v in self.against.options.items() if k in names}
+            result = fn(*[args[k] for k in self.against.reference.inputs], **kwargs)
+        out = self._match(result)
+        if self.against.extra is not None:
+            out.update(self.against.extra.run(case, dtype, out))
+        return out
 
     def variant(self, fn: Callable) -> Callable[[Case, str], dict]:
         """A ``run`` for ``fn`` in place of the wrapper (a planted bug)."""
@@ -115,65 +162,68 @@ class Binding:
             return dict(result)
         if isinstance(result, torch.Tensor):
             result = (result,)
-        if len(result) < len(self.returns):
+        if len(result) < len(self.running.returns):
             raise ValueError(f"the wrapper returned {len(result)} value(s) but the binding "
-                             f"expects {', '.join(self.returns)}")
-        return dict(zip(self.returns, result))
+                             f"expects {', '.join(self.running.returns)}")
+        return dict(zip(self.running.returns, result))
 
     def _refuse_bad_combines(self) -> None:
-        if self.kernel is None:
+        if self.running.kernel is None:
             return
-        if self.combines is None:
+        if self.records.combines is None:
             from verify.certification.discover import audit_kernel
-            self.combines = audit_kernel(self.kernel)
-        bad = [c for c in self.combines["combines"] if not c["ok"]]
+            self.records.combines = audit_kernel(self.running.kernel)
+        bad = [c for c in self.records.combines["combines"] if not c["ok"]]
         if bad:
             raise AssertionError("; ".join(c["failure"] for c in bad))
 
     # oracle and bound ---------------------------------------------------------------
     def _reference_fn(self):
-        ref, opts = self.reference, self.options
+        ref, opts = self.against.reference, self.against.options
         keep = set(inspect.signature(ref.fn).parameters)
         return lambda **kw: ref.fn(**kw, **{k: v for k, v in opts.items() if k in keep})
 
     def _inputs(self, case: Case, dtype: str | None) -> dict:
         """The case's inputs, those of a fixed format already balls stored in it."""
-        return {k: (radius.Ball.input(v, self.formats[k] if dtype else None)
-                    if k in self.formats and isinstance(v, torch.Tensor) else v)
-                for k, v in case.inputs.items() if k in self.reference.inputs}
+        return {k: (bounds.Ball.input(v, self.against.formats[k] if dtype else None)
+                    if k in self.against.formats and isinstance(v, torch.Tensor) else v)
+                for k, v in case.inputs.items() if k in self.against.reference.inputs}
 
     def _used(self, case: Case) -> dict:
         """The case's inputs that the reference takes (a case may carry more)."""
-        return {k: v for k, v in case.inputs.items() if k in self.reference.inputs}
+        return {k: v for k, v in case.inputs.items() if k in self.against.reference.inputs}
 
     def oracle(self, case: Case) -> dict:
-        values, radii, _ = radius.evaluate(self._reference_fn(), self._inputs(case, None),
-                                           radius.HOST64, None)
-        self.oracles[id(case)] = (case, values, radii)
+        values, radii, _ = bounds.evaluate(self._reference_fn(), self._inputs(case, None),
+                                           bounds.HOST64, None)
+        self.records.oracles[id(case)] = (case, values, radii)
         worst = max((float((r / v.abs().clamp(min=1e-300))[torch.isfinite(r) & (r > 0)]
                            .max()) if bool((torch.isfinite(r) & (r > 0)).any()) else 0.0)
                     for v, r in ((values[k], radii[k]) for k in radii)) if radii else 0.0
-        out = {k: v for k, v in values.items() if k in self.returns}
+        out = {k: v for k, v in values.items() if k in self.running.returns}
+        if self.against.extra is not None:
+            out.update(self.against.extra.oracle(case))
         out["_oracle"] = {"method": "reference in float64 with a derived error radius "
                                     "(added to the bound)",
                           "max_relative_radius": worst}
         return out
 
-    def model(self, dtype: str | None = None, backend: str | None = None) -> radius.Model:
+    def model(self, dtype: str | None = None, backend: str | None = None) -> bounds.Model:
         """The model for ``dtype``; a model option given as a callable (``dot_input``
         by dtype) is called with the dtype."""
-        options = {k: (v(dtype) if callable(v) else v) for k, v in self.model_options.items()}
-        return radius.model_for(backend or current_backend(), self.compute,
-                                block=self.block, **options)
+        options = {k: (v(dtype) if callable(v) else v)
+                   for k, v in self.choice.model_options.items()}
+        return bounds.model_for(backend or current_backend(), self.choice.compute,
+                                block=self.choice.block, **options)
 
     def uses_hand(self, dtype: str) -> bool:
-        return self.hand_bound is not None and dtype not in self.derived_dtypes
+        return self.choice.hand_bound is not None and dtype not in self.choice.derived_dtypes
 
     def kind(self, dtype: str) -> str:
         """Which bound ``dtype`` is certified with (the certificate's ``bound.kind``)."""
         if self.uses_hand(dtype):
             return ("hand-derived (the kernel's own bound function, "
-                    f"{getattr(self.hand_bound, '__qualname__', 'hand_bound')}) "
+                    f"{getattr(self.choice.hand_bound, '__qualname__', 'hand_bound')}) "
                     "+ the float64 oracle's radius")
         return "derived (running error analysis, verify/certification/radius.py)"
 
@@ -182,42 +232,48 @@ class Binding:
         compute format, any reduction order) + the output's cast, u_out|ŷ| + η_out,
         when its format is coarser than the compute format + the float64 oracle's
         radius. For a dtype certified with the hand bound: that bound + the oracle's
-        radius (the hand bound's own oracle allowance then covers nothing, harmlessly)."""
-        cached = self.oracles.get(id(case))
+        radius (the hand bound's own oracle allowance then covers nothing, harmlessly).
+        Outputs beyond the reference's (``extra``) get their bounds from ``extra.bound``."""
+        if self.against.extra is not None:
+            everything = outputs
+            outputs = {k: v for k, v in outputs.items() if k in self.running.returns}
+        cached = self.records.oracles.get(id(case))
         if cached is None or cached[0] is not case:
             self.oracle(case)
-            cached = self.oracles[id(case)]
+            cached = self.records.oracles[id(case)]
         _, values, r64 = cached
         if self.uses_hand(dtype):
-            hand = self.hand_bound(case, dtype, outputs)
+            hand = self.choice.hand_bound(case, dtype, outputs)
             bound = {k: round_up(_cpu64(hand[k]) + r64[k], 2)
-                     for k in self.returns if k in hand and k in r64}
+                     for k in self.running.returns if k in hand and k in r64}
             formula = f"hand-derived: {hand.get('_formula')} + the float64 oracle's radius"
         else:
             bound = self._derived(case, dtype, outputs, r64)
             formula = ("derived by running error analysis of the reference "
-                       f"'{self.reference.name}' (verify/certification/radius.py): kernel "
+                       f"'{self.against.reference.name}' (verify/certification/radius.py): kernel "
                        "radius at the compute format for every reduction order + "
                        "u_out|ŷ| + η_out for an output stored in a coarser format + "
                        "the float64 oracle's radius")
         lower = test_power.naive_lower(self._reference_fn(), self._used(case), dtype, {})
-        exact = self.reference.exact_outputs
-        self.power.setdefault(dtype, []).append(
+        exact = self.against.reference.exact_outputs
+        self.records.power.setdefault(dtype, []).append(
             test_power.check(case, outputs, {k: values[k] for k in bound}, bound,
                              naive_lower=lower, exact=exact))
         bound["_formula"] = formula
+        if self.against.extra is not None:
+            bound.update(self.against.extra.bound(case, dtype, everything, bound))
         return bound
 
     def _derived(self, case: Case, dtype: str, outputs: dict, r64: dict) -> dict:
         model = self.model(dtype)
-        formats = self.reference.formats(dtype)
-        _, radii, flags = radius.evaluate(
+        formats = self.against.reference.formats(dtype)
+        _, radii, flags = bounds.evaluate(
             self._reference_fn(), self._inputs(case, dtype), model, dtype,
             out_formats={k: model.compute for k in formats})
         if flags:
-            self.flags.setdefault(dtype, {})[case.name] = flags
+            self.records.flags.setdefault(dtype, {})[case.name] = flags
         bound = {}
-        for k in (k for k in radii if k in self.returns):
+        for k in (k for k in radii if k in self.running.returns):
             total = radii[k] + r64[k]
             if k in outputs and unit_roundoff(formats[k]) > model.u:
                 total = total + cast_error(outputs[k], formats[k])
@@ -225,47 +281,48 @@ class Binding:
         return bound
 
     def naive(self, case: Case, dtype: str) -> dict:
-        compute = getattr(torch, self.compute)
+        compute = getattr(torch, self.choice.compute)
         args = {k: (v.to(getattr(torch, self.input_format(k, dtype))).to(compute)
                     if isinstance(v, torch.Tensor) and v.is_floating_point() else v)
                 for k, v in self._used(case).items()}
         out = self._reference_fn()(**args)
-        return {k: v for k, v in out.items() if k in self.returns}
+        return {k: v for k, v in out.items() if k in self.running.returns}
 
     # cases and metadata --------------------------------------------------------------
     def cases(self, seed: int, backend: str) -> list[Case]:
-        source = self.inputs or _default_cases(self.reference)
+        source = self.source.inputs or _default_cases(self.against.reference)
         out = []
         for i, case in enumerate(source(seed, backend)):
-            missing = [k for k in self.reference.inputs if k not in case.inputs]
-            if missing and self.reference.complete is not None:
+            missing = [k for k in self.against.reference.inputs if k not in case.inputs]
+            if missing and self.against.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])
-                case = Case(case.name, self.reference.complete(dict(case.inputs), rng),
+                case = Case(case.name, self.against.reference.complete(dict(case.inputs), rng),
                             dict(case.params))
             out.append(case)
         return out
 
     def algorithm(self, backend: str) -> dict:
-        dtypes = self.dtypes or (None,)
+        dtypes = self.source.dtypes or (None,)
         models = {d: self.model(d, backend).assumptions() for d in dtypes}
         first = next(iter(models.values()))
-        out = {**(self.describe(backend) if self.describe else {}),
-               "reference": self.reference.name, "options": dict(self.options),
+        out = {**(self.running.describe(backend) if self.running.describe else {}),
+               "reference": self.against.reference.name, "options": dict(self.against.options),
                "bound": ("derived (radius interpretation)"
-                         if not any(self.uses_hand(d) for d in self.dtypes) else
-                         {d: "hand" if self.uses_hand(d) else "derived" for d in self.dtypes}),
+                         if not any(self.uses_hand(d) for d in self.source.dtypes) else
+                         {d: "hand" if self.uses_hand(d) else "derived"
+                          for d in self.source.dtypes}),
                "model": first if all(m == first for m in models.values()) else models}
-        if self.combines is not None:
-            out["combines"] = self.combines["combines"]
+        if self.records.combines is not None:
+            out["combines"] = self.records.combines["combines"]
         return out
 
     def precision(self, dtype: str) -> dict:
-        formats = self.reference.formats(dtype)
-        out = {"in": dtype, "accumulate": self.compute,
-               "out": ", ".join(f"{formats[o]} ({o})" for o in self.returns)}
-        if self.formats:
-            out["fixed_inputs"] = dict(self.formats)
-        given = self.model_options.get("dot_input", "ieee")
+        formats = self.against.reference.formats(dtype)
+        out = {"in": dtype, "accumulate": self.choice.compute,
+               "out": ", ".join(f"{formats[o]} ({o})" for o in self.running.returns)}
+        if self.against.formats:
+            out["fixed_inputs"] = dict(self.against.formats)
+        given = self.choice.model_options.get("dot_input", "ieee")
         if callable(given) or given != "ieee":
             out["input_precision"] = self.model(dtype).dot_input
         return out
@@ -276,7 +333,6 @@ def _cpu64(x: Any) -> torch.Tensor:
 
 
 def _default_cases(reference: Reference):
-    from verify.cases import matrices, rows
     if reference.cases == "matrices":
         return matrices()
     if reference.cases == "rows":
@@ -293,7 +349,8 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
          combine: Callable | None = None, planted: Mapping[str, Callable] | None = None,
          describe: Callable[[str], dict] | None = None, bench: Callable | None = None,
          hand_bound: Callable | None = None, derived_dtypes: tuple[str, ...] | None = None,
-         contract_classes: tuple[str, ...] = (), **options) -> KernelSpec:
+         contract_classes: tuple[str, ...] = (), extra: Extra | None = None,
+         **options) -> KernelSpec:
     """A ``KernelSpec`` for ``fn`` computing ``reference`` (a catalog name or a
     ``references.custom(...)``); ``options`` override the reference's conventions.
 
@@ -319,13 +376,16 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     strange = [k for k in (formats or {}) if k not in ref.inputs]
     if strange:
         raise BadInput(f"reference {ref.name!r} has no input(s) {', '.join(strange)}")
-    b = Binding(fn=fn, reference=ref, options={**ref.options, **options}, returns=returns,
-                inputs=inputs, compute=compute, block=block, kernel=kernel, call=call,
-                formats=dict(formats or {}), dtypes=tuple(dtypes), describe=describe,
-                hand_bound=hand_bound,
-                derived_dtypes=tuple(dtypes if derived_dtypes is None and hand_bound is None
-                                     else derived_dtypes or ()),
-                model_options={"dot_input": dot_input, "tensor_core": tensor_core})
+    b = Binding(
+        running=Running(fn=fn, returns=returns, call=call, kernel=kernel, describe=describe),
+        against=Against(reference=ref, options={**ref.options, **options},
+                        formats=dict(formats or {}), extra=extra),
+        source=Source(inputs=inputs, dtypes=tuple(dtypes)),
+        choice=Choice(compute=compute, block=block,
+                      model_options={"dot_input": dot_input, "tensor_core": tensor_core},
+                      hand_bound=hand_bound,
+                      derived_dtypes=tuple(dtypes if derived_dtypes is None and hand_bound is None
+                                           else derived_dtypes or ())))
     source = inspect.getsourcefile(fn) if inspect.isfunction(fn) else None
     return KernelSpec(
         name=name or getattr(fn, "__name__", "kernel"), laws=tuple(laws),
@@ -339,30 +399,37 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
 
 
 def binding_of(spec: KernelSpec) -> Binding:
-    """The binding behind ``spec``: its bound's owner, or the binding a bound function
-    that extends one names in its ``binding`` attribute (impls/int8_matmul.py)."""
-    return getattr(spec.bound, "__self__", None) or spec.bound.binding
+    """The binding behind ``spec`` (its bound is a method of it); ``TypeError`` for a
+    spec that was not made by ``bind``."""
+    owner = getattr(spec.bound, "__self__", None)
+    if not isinstance(owner, Binding):
+        raise TypeError(f"{spec.name} was not made by bind()")
+    return owner
 
 
-def certify_binding(spec: KernelSpec, backend: str, **kwargs) -> dict:
-    """``certify`` plus test power: per dtype the stand-ins' worst ρ; the certificate
-    fails when a trivial stand-in passes every case of a dtype."""
-    from verify.certification.certify import certify
-    b = binding_of(spec)
-    b.power.clear()
-    b.flags.clear()
-    cert = certify(spec, backend, **kwargs)
-    cert["power"] = {d: test_power.summary(checks) for d, checks in b.power.items()}
-    cert["bound_flags"] = dict(b.flags)
-    weak = {d: p["accepted_stand_ins"] for d, p in cert["power"].items() if p["weak"]}
-    if weak:
-        cert["pass"] = False
-        cert["notes"].append("the bound accepts trivial outputs, so the certificate proves "
-                             "nothing: " + "; ".join(f"{d}: {', '.join(v)}"
-                                                     for d, v in weak.items()))
-    if b.combines is not None:
-        cert["combines"] = b.combines["combines"]
-    return cert
+_BOUND: dict[int, tuple[BoundKernel, KernelSpec]] = {}
+
+
+def as_spec(kernel: KernelSpec | BoundKernel) -> KernelSpec:
+    """The ``KernelSpec`` of a kernel module's ``KERNEL``: a ``BoundKernel`` (data naming
+    its reference, options, block, formats) bound here, once per declaration."""
+    if isinstance(kernel, KernelSpec):
+        return kernel
+    if not isinstance(kernel, BoundKernel):
+        raise TypeError(f"expected a KernelSpec or a BoundKernel, got {type(kernel).__name__}")
+    cached = _BOUND.get(id(kernel))
+    if cached is not None and cached[0] is kernel:
+        return cached[1]
+    d = kernel.derived
+    spec = bind(kernel.wrapper, d.reference, kernel.cases, kernel.dtypes, outputs=d.outputs,
+                name=kernel.name, block=d.block, kernel=d.kernel, summary=kernel.summary,
+                dot_input=d.dot_input, tensor_core=d.tensor_core, formats=d.formats,
+                laws=kernel.laws, combine=kernel.combine, describe=kernel.algorithm,
+                bench=kernel.bench, hand_bound=kernel.hand_bound,
+                derived_dtypes=d.derived_dtypes, contract_classes=kernel.contract_classes,
+                extra=d.extra, **d.options)
+    _BOUND[id(kernel)] = (kernel, spec)
+    return spec
 
 
 # --------------------------------------------------------------------------- loading a file

@@ -32,71 +32,27 @@ case whose numbers only fp32 can hold), and the certificate lists the skips.
 """
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import math
-import os
-import platform
-import sys
 import time
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, fidelity
+from verify.certification import contract, document, power
+from verify.certification.binding import as_spec, binding_of
+from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
+from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
-from verify.certification.sources import (REPO_ROOT, hash_sources, source_files,  # noqa: F401
-                                          stale_certificates)  # noqa: F401  (re-exported)
+from verify import hardware
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
-from verify.jsonio import write_atomic
 
-GPU, INTERPRETER = "gpu", "triton-interpreter"
 BF16_NOTE = ("bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 "
              "arithmetic and tl.dot on bf16 wrongly, so it is skipped here")
 _LAW_VERDICTS: dict[str, dict] = {}
 
 
-
-
-# --------------------------------------------------------------------------- environment
-def normalize_backend(name: str) -> str:
-    if name in (GPU, "cuda"):
-        return GPU
-    if name in (INTERPRETER, "interpreter", "cpu"):
-        return INTERPRETER
-    raise BadInput(f"unknown backend {name!r} (use gpu or triton-interpreter)")
-
-
-def device_description(backend: str) -> dict:
-    if backend == GPU and torch.cuda.is_available():
-        major, minor = torch.cuda.get_device_capability()
-        name = torch.cuda.get_device_name()
-        return {"name": name, "capability": f"{major}.{minor}",
-                "text": f"{name} (sm_{major}{minor})"}
-    return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)"}
-
-
-def versions() -> dict:
-    out = {"python": platform.python_version(), "torch": torch.__version__}
-    try:
-        import triton
-        out["triton"] = triton.__version__
-    except ImportError:
-        out["triton"] = None
-    try:
-        import z3
-        out["z3"] = z3.get_version_string()
-    except ImportError:
-        out["z3"] = None
-    try:
-        import mpmath
-        out["mpmath"] = mpmath.__version__
-    except ImportError:
-        out["mpmath"] = None
-    return out
 
 
 # --------------------------------------------------------------------------- laws
@@ -142,65 +98,7 @@ def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- comparing
-def _as_cpu64(value: Any) -> torch.Tensor:
-    t = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
-    return t.detach().to("cpu", torch.float64)
-
-
-def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
-    """Componentwise error and ρ of one float output; see the module docstring."""
-    o, r = _as_cpu64(out), _as_cpu64(oracle)
-    if o.shape != r.shape:
-        return {"ok": False, "rho": math.inf, "max_error": math.inf, "max_bound": None,
-                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
-    b = torch.broadcast_to(_as_cpu64(bound), r.shape)
-    if bool(torch.isnan(b).any()) or bool((b < 0).any()):
-        return {"ok": False, "rho": math.inf, "max_error": None, "max_bound": None,
-                "problem": "bound is NaN or negative"}
-    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
-    same = (o == r) | (o_nan & r_nan)
-    err = torch.where(same, torch.zeros_like(o), (o - r).abs())
-    nan_mismatch = o_nan ^ r_nan
-    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
-    ratio = torch.where(err == 0, torch.zeros_like(err),
-                        torch.where(torch.isinf(err) | (b == 0),
-                                    torch.full_like(err, math.inf), err / b))
-    rho = float(ratio.max()) if ratio.numel() else 0.0
-    finite_r = torch.isfinite(r) & (r != 0)
-    rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
-    worst = int(ratio.flatten().argmax()) if ratio.numel() else None
-    finite_b = b[torch.isfinite(b)]
-    return {
-        "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
-        "rho": rho,
-        "max_error": float(err.max()) if err.numel() else 0.0,
-        "max_bound": float(finite_b.max()) if finite_b.numel() else None,
-        "max_relative_error": float(rel.max()) if rel.numel() else 0.0,
-        "nan_mismatches": int(nan_mismatch.sum()),
-        "worst_index": (list(torch.unravel_index(torch.tensor(worst), r.shape))
-                        if worst is not None and r.dim() else None),
-        "elements": r.numel(),
-    }
-
-
-def compare_exact(out: Any, oracle: Any) -> dict:
-    o = out if isinstance(out, torch.Tensor) else torch.as_tensor(out)
-    r = oracle if isinstance(oracle, torch.Tensor) else torch.as_tensor(oracle)
-    o, r = o.detach().cpu(), r.detach().cpu()
-    if o.shape != r.shape:
-        return {"ok": False, "mismatches": None,
-                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
-    if o.is_floating_point() or r.is_floating_point():
-        o64, r64 = o.to(torch.float64), r.to(torch.float64)
-        same_sign = torch.signbit(o64) == torch.signbit(r64)  # −0.0 is not +0.0 here
-        equal = ((o64 == r64) & same_sign) | (torch.isnan(o64) & torch.isnan(r64))
-    else:
-        equal = o.to(torch.int64) == r.to(torch.int64)
-    mismatches = int((~equal).sum())
-    return {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
-
-
+# --------------------------------------------------------------------------- outputs
 def _outputs(d: Mapping[str, Any]) -> dict:
     return {k: v for k, v in d.items() if not k.startswith("_")}
 
@@ -228,9 +126,11 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     ``dtypes`` narrows the certified dtypes. Laws missing from the catalog (or with no
     checker yet) fail the certificate only when ``strict``; ``check_laws=False`` skips
     the law checker and judges the numbers alone (planted variants, kernel tests).
+    ``compiled=False`` leaves out the ``compiled`` section (planted variants).
     ``law_results``: verdicts the caller already has (``verify all`` passes the
     catalog's), by law id; only the laws it lacks are checked here."""
     from impls.spec import backend as running_backend
+    spec = as_spec(spec)
     backend = normalize_backend(backend)
     if backend != running_backend():
         raise BadInput(f"backend {backend} requested but kernels run on {running_backend()}")
@@ -288,11 +188,9 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append(f"a combine fails under a merge tree a lowering may use: {first}")
     passed = numbers_pass and trees["pass"] and (not check_laws or _laws_pass(laws, strict))
 
-    cert = _document(spec, backend, seed, cases, laws, passed, notes, per_dtype,
-                     dtype_info, formula, oracle_meta, started, covered)
-    cert["merge_trees"] = trees
+    cert = document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
+                          dtype_info, formula, oracle_meta, started, covered, trees)
     if compiled:
-        from verify import hardware
         hardware.attach(cert, spec, backend)
     return cert
 
@@ -304,77 +202,8 @@ def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[s
                    if info.get("status") == "certified" and info.get("accumulate") in floats})
 
 
-def _document(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
-              notes: list[str], per_dtype: dict, dtype_info: dict, formula: Any,
-              oracle_meta: dict, started: float, covered: dict) -> dict:
-    """The certificate: what was certified, on what, the figures, the hashed sources.
-    ``cases.coverage`` lists the classes the cases cover, ``cases.contract_classes`` those
-    the kernel's contract requires and ``cases.missing_contract_classes`` the required
-    ones no case covers (contract.py); ``tightness`` the worst ρ per dtype and where;
-    ``backend_exactness`` what the backend computes exactly or more precisely than a
-    GPU (fidelity.py)."""
-    files = source_files(spec)
-    hashed = hash_sources(files)
-    rhos = [r["rho"] for r in per_dtype.values()]
-    errors = [r["max_error"] for r in per_dtype.values() if r["max_error"] is not None]
-    bounds = [r["max_bound"] for r in per_dtype.values() if r["max_bound"] is not None]
-    ratios = [r["naive_ratio"] for r in per_dtype.values() if r["naive_ratio"] is not None]
-    return {
-        "kernel": spec.name,
-        "summary": spec.summary,
-        "laws": laws,
-        "backend": backend,
-        "device": device_description(backend),
-        "dtypes": dtype_info,
-        "algorithm": spec.algorithm(backend),
-        "bound": {"formula": formula or _doc(spec.bound),
-                  "kind": _bound_kind(spec, list(per_dtype)),
-                  "max": max(bounds) if bounds else None},
-        "max_error": max(errors) if errors else None,
-        "rho": max(rhos) if rhos else None,
-        "expected": {d: r["expected"] for d, r in per_dtype.items()},
-        "naive_ratio": max(ratios) if ratios else None,
-        "power": {d: r["power"] for d, r in per_dtype.items()},
-        "tightness": contract.tightness(per_dtype),
-        "backend_exactness": fidelity.backend_exactness(spec, backend, dtype_info),
-        "cases": {"count": len(cases), "names": [c.name for c in cases],
-                  "coverage": covered["covered"],
-                  "contract_classes": covered["required"],
-                  "missing_contract_classes": covered["missing"]},
-        "oracle": oracle_meta.get("oracle", oracle_meta) or None,
-        "seed": seed,
-        "versions": versions(),
-        "source_hash": hashed["sha256"],
-        "sources": hashed["files"],
-        "pass": passed,
-        "notes": notes,
-        "per_dtype": per_dtype,
-        "elapsed_s": round(time.perf_counter() - started, 3),
-    }
-
-
-def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
-    """Which bound the certificate used: derived by the running error analysis of a
-    binding, or written by hand in the kernel's module; per dtype when a binding uses
-    its kernel's hand bound for some dtypes only. A bound function that extends a
-    binding's bound names it in its ``binding`` attribute."""
-    from verify.certification.binding import Binding
-    binding = getattr(spec.bound, "__self__", None) or getattr(spec.bound, "binding", None)
-    if isinstance(binding, Binding):
-        kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
-        first = next(iter(kinds.values()))
-        return first if all(k == first for k in kinds.values()) else kinds
-    return f"hand-derived ({spec.name}'s own bound function)"
-
-
-def _doc(fn) -> str | None:
-    doc = inspect.getdoc(fn)
-    return doc.split("\n\n")[0] if doc else None
-
-
 def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
                    info: Mapping[str, Any]) -> dict:
-    from verify.certification import power  # power compares with compare_float, defined here
     records, formula, power_checks = [], None, []
     worst_kernel: dict[str, float] = {}
     worst_naive: dict[str, float] = {}
@@ -568,62 +397,15 @@ def _naive_ratio(kernel: Mapping[str, float], naive: Mapping[str, float]) -> flo
     return max(ratios) if ratios else None
 
 
-# --------------------------------------------------------------------------- planted bugs
-def planted_results(spec, backend: str, seed: int = 0,
-                    dtypes: Iterable[str] | None = None) -> dict[str, dict]:
-    """Certify each planted variant of ``spec`` (same cases, ``run`` replaced). Every one
-    must come out with pass False."""
-    results = {}
-    for name, run in spec.planted.items():
-        variant = dataclasses.replace(spec, run=run, planted={})
-        cert = certify(variant, backend, seed=seed, dtypes=dtypes, check_laws=False,
-                       compiled=False)
-        cert["planted"] = name
-        results[name] = cert
-    return results
-
-
-# --------------------------------------------------------------------------- files
-def certificate_filename(cert: Mapping[str, Any]) -> str:
-    return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
-
-
-def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Path:
-    """Write ``<kernel>.<backend>.json`` atomically (temporary file, then rename)."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    return write_atomic(out / certificate_filename(cert), cert)
-
-
-# --------------------------------------------------------------------------- command line
-def resolve_backend(requested: str) -> str:
-    """"auto" | "gpu" | "interpreter" -> the backend kernels will run on, or BadInput."""
-    from impls import spec as kernel_spec
-    if requested == "auto":
-        return kernel_spec.backend()
-    if requested in (GPU, "cuda"):
-        if os.environ.get("TRITON_INTERPRET") == "1":
-            raise BadInput("gpu backend requested but TRITON_INTERPRET=1 forces the interpreter")
-        if not torch.cuda.is_available():
-            raise BadInput("gpu backend requested but CUDA is not available")
-        return GPU
-    if requested in ("interpreter", INTERPRETER):
-        if kernel_spec.backend() != INTERPRETER:
-            compiled = [m for m in sys.modules if m.startswith("impls.")
-                        and m not in ("impls.spec",)]
-            if compiled:
-                raise BadInput("interpreter requested after kernels were loaded for the GPU; "
-                               "set TRITON_INTERPRET=1 before starting")
-            os.environ["TRITON_INTERPRET"] = "1"
-        return INTERPRETER
-    raise BadInput(f"unknown backend {requested!r} (use auto, gpu or interpreter)")
-
-
-def certify_all(*args: Any, **kwargs: Any) -> list[dict]:
-    """Certify many kernels, each isolated in a child process: see
-    ``verify.certification.batch.certify_all``."""
-    from verify.certification.batch import certify_all as run_all
-    return run_all(*args, **kwargs)
-
-
-
+def certify_binding(spec, backend: str, **kwargs) -> dict:
+    """``certify`` plus the binding's own test power: per dtype the stand-ins' worst ρ;
+    the certificate fails when a trivial stand-in passes every case of a dtype."""
+    spec = as_spec(spec)
+    records = binding_of(spec).records
+    records.power.clear()
+    records.flags.clear()
+    cert = certify(spec, backend, **kwargs)
+    document.add_binding_power(cert, {d: power.summary(checks)
+                                      for d, checks in records.power.items()},
+                               dict(records.flags), records.combines)
+    return cert

@@ -82,7 +82,10 @@ _ALWAYS_MORE_PRECISE = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fdiv", "
 
 # --------------------------------------------------------------------------- what a kernel uses
 def _jit_functions(spec) -> list:
-    module = sys.modules.get(getattr(spec.run, "__module__", "") or "")
+    # a binding's run is its method: the kernel module is its wrapper's
+    running = getattr(getattr(spec.run, "__self__", None), "running", None)
+    run = getattr(running, "fn", None) or spec.run
+    module = sys.modules.get(getattr(run, "__module__", "") or "")
     found = []
     if module is not None:
         found += [v for v in vars(module).values() if _is_jit(v)]

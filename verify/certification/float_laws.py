@@ -41,9 +41,10 @@ from laws import REGISTRY
 from laws.core import BOUNDED, FAILS, FREE_MONOID, Law, Var
 from verify.certification import radius
 from impls.numerics import format_name
+from verify.certification.bounds import ball_interpretation
 from verify.decide.floats import seeds as float_seeds
 from verify.certification.radius import Ball, Decision
-from verify.engine.interp import Interpretation, Namespace, Unsupported, make_torch, variadic
+from verify.engine.interp import Unsupported, make_torch
 from verify.engine.shapes import component_names, flatten, shape_like
 from verify.errors import BadInput
 from verify.results import Result, Verdict, agrees
@@ -59,24 +60,7 @@ class CannotRun(Exception):
 
 
 # --------------------------------------------------------------------------- interpretation
-def _ball_abs(x: Any) -> Ball:
-    return radius.lift(x).abs()
-
-
-def make_radius() -> Interpretation:
-    """The radius interpretation of the law vocabulary: ``tl``/``math``/builtins on
-    balls. Names outside it raise ``Unsupported`` (the verdict becomes unknown)."""
-    ops = dict(exp=radius.exp, log=radius.log, sqrt=radius.sqrt, rsqrt=radius.rsqrt,
-               maximum=radius.maximum, minimum=radius.minimum, where=radius.where)
-    tl = Namespace("tl", abs=_ball_abs, fma=lambda a, b, c: a * b + c, **ops)
-    mathns = Namespace("math", fabs=_ball_abs, inf=math.inf, pi=math.pi, e=math.e,
-                       exp=radius.exp, log=radius.log, sqrt=radius.sqrt)
-    builtins_ = {"max": variadic(radius.maximum, max), "min": variadic(radius.minimum, min),
-                 "abs": _ball_abs}
-    return Interpretation("radius", tl, mathns, builtins_)
-
-
-RADIUS = make_radius()
+RADIUS = ball_interpretation()
 
 
 # --------------------------------------------------------------------------- one example

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import torch
 
-from verify.certification.certify import compare_float
+from verify.certification.comparison import compare_float
 
 SCALE = 1.0 + 2.0 ** -10
 LOWER = {"float32": "float16", "float16": "bfloat16", "bfloat16": None, "float64": "float32"}

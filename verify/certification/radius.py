@@ -35,18 +35,20 @@ host beyond the stated ulps.
 
 Use: wrap inputs with ``Ball.input(x, dtype, model)`` and run the reference (written
 with torch functions and tensor methods — ``torch.exp(b)``, ``b.sum(-1)``, ``b @ c`` —
-dispatched here through ``__torch_function__``); or call ``evaluate``.
+dispatched here through ``__torch_function__``); or call ``bounds.evaluate``.
 
-Modules: ``radius_model`` (the Model and the active-model stack), ``radius_rounding``
-(bound arithmetic rounded upward), this module (Ball, comparisons, elementwise
-operations, the output cast, ``evaluate``), ``radius_reduce`` (sum, mean, var, max/min,
-matmul, cumsum, linear recurrence), ``radius_compose`` (softmax, log-sum-exp, norms,
-top-k), ``radius_torch`` (the ``__torch_function__`` dispatch table).
+Modules, each importing only those before it: ``radius_model`` (the Model and the
+active-model stack), ``radius_rounding`` (bound arithmetic rounded upward), this
+module (Ball, comparisons, elementwise operations, the output cast, and the dispatch
+table the next three register into), ``radius_reduce`` (sum, mean, var, max/min, matmul,
+cumsum, linear recurrence), ``radius_compose`` (softmax, log-sum-exp, norms, top-k),
+``radius_torch`` (torch functions), ``references`` (the reference catalog), and
+``bounds`` (the front: imports them all, ``evaluate``, the ball interpretation).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import torch
 
@@ -60,22 +62,25 @@ from verify.certification.radius_rounding import (INF, UP, is_exact_inf, is_exac
 F64 = torch.float64
 
 
-def _reduce():
-    """The reductions module, imported on first use (it builds on Ball)."""
-    from verify.certification import radius_reduce
-    return radius_reduce
+# --------------------------------------------------------------------------- dispatch
+# Reductions (radius_reduce.py), compositions (radius_compose.py) and torch functions
+# (radius_torch.py) build on Ball and register here when they are imported; bounds.py,
+# the layer's front, imports them all.
+OPERATIONS: dict[str, Callable[..., Any]] = {}
+TORCH_TABLE: dict[Callable, Callable] = {}
 
 
-def _compose():
-    """The compositions module, imported on first use (it builds on Ball)."""
-    from verify.certification import radius_compose
-    return radius_compose
+def register(name: str, fn: Callable[..., Any]) -> None:
+    """Make ``fn`` what ``Ball.<name>`` (and the matching operator) calls."""
+    OPERATIONS[name] = fn
 
 
-def _torch_table():
-    """torch function -> its ball implementation, imported on first dispatch."""
-    from verify.certification.radius_torch import TORCH_TABLE
-    return TORCH_TABLE
+def operation(name: str) -> Callable[..., Any]:
+    try:
+        return OPERATIONS[name]
+    except KeyError:
+        raise NotImplementedError(f"Ball.{name} is registered by verify.certification.bounds, "
+                                  "which was not imported") from None
 
 
 # --------------------------------------------------------------------------- decisions
@@ -254,10 +259,10 @@ class Ball:
         raise NotImplementedError(f"power {p} has no derived bound (use 2, 0.5, -0.5)")
 
     def __matmul__(self, o):
-        return _reduce().matmul(self, o)
+        return operation("matmul")(self, o)
 
     def __rmatmul__(self, o):
-        return _reduce().matmul(o, self)
+        return operation("matmul")(o, self)
 
     def __eq__(self, o):  # type: ignore[override]
         return _compare(self, lift(o), "eq")
@@ -296,32 +301,32 @@ class Ball:
         return mul(self, self)
 
     def sum(self, dim=None, keepdim=False):
-        return _reduce().reduce_sum(self, dim, keepdim)
+        return operation("reduce_sum")(self, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False):
-        return _reduce().mean(self, dim, keepdim)
+        return operation("mean")(self, dim, keepdim)
 
     def var(self, dim=None, keepdim=False, unbiased=False, correction=None):
-        return _reduce().var(self, dim, keepdim, 0 if correction is None and not unbiased
+        return operation("var")(self, dim, keepdim, 0 if correction is None and not unbiased
                              else (1 if correction is None else correction))
 
     def amax(self, dim=-1, keepdim=False):
-        return _reduce().amax(self, dim, keepdim)
+        return operation("amax")(self, dim, keepdim)
 
     def amin(self, dim=-1, keepdim=False):
-        return _reduce().amin(self, dim, keepdim)
+        return operation("amin")(self, dim, keepdim)
 
     def cumsum(self, dim):
-        return _reduce().cumsum(self, dim)
+        return operation("cumsum")(self, dim)
 
     def softmax(self, dim):
-        return _compose().softmax(self, dim)
+        return operation("softmax")(self, dim)
 
     def log_softmax(self, dim):
-        return _compose().log_softmax(self, dim)
+        return operation("log_softmax")(self, dim)
 
     def logsumexp(self, dim, keepdim=False):
-        return _compose().logsumexp(self, dim, keepdim)
+        return operation("logsumexp")(self, dim, keepdim)
 
     def clamp(self, min=None, max=None):
         out = self
@@ -334,7 +339,7 @@ class Ball:
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        impl = _torch_table().get(func)
+        impl = TORCH_TABLE.get(func)
         if impl is None:
             name = getattr(func, "__name__", str(func))
             raise NotImplementedError(f"torch.{name} has no derived error bound")
@@ -484,29 +489,3 @@ def stored(x: Any) -> Ball:
     """``x`` rounded to the format the kernel stores its inputs in (an intermediate the
     kernel casts down before a ``tl.dot``, as a LoRA kernel does with x·B)."""
     return cast(lift(x), current().storage or current().compute)
-
-
-# --------------------------------------------------------------------------- evaluate
-def evaluate(reference: Callable[..., Mapping[str, Any]], inputs: Mapping[str, Any],
-             model: Model, in_dtype: str | None = None, params: Mapping[str, Any] | None = None,
-             out_formats: Mapping[str, str] | None = None) -> tuple[dict, dict, list[str]]:
-    """Run ``reference(**inputs, **params)`` on balls under ``model``.
-
-    Float tensors become ``Ball.input`` in ``in_dtype`` (their storage rounding is the
-    radius); each output is cast to ``out_formats[name]`` (default ``in_dtype``).
-    Returns (values, radii, flags): float64 tensors per output, and the flags raised
-    (straddled branches, square roots of balls reaching below 0)."""
-    balls = {k: (Ball.input(x, in_dtype) if isinstance(x, torch.Tensor) and x.is_floating_point()
-                 else x) for k, x in inputs.items()}
-    with using(replace(model, storage=in_dtype)) as flags:
-        out = reference(**balls, **(params or {}))
-        values, radii = {}, {}
-        for name, value in out.items():
-            if not isinstance(value, Ball):
-                values[name] = value
-                continue
-            fmt = (out_formats or {}).get(name, in_dtype or model.compute)
-            ball = cast(value, fmt)
-            values[name], radii[name] = ball.v, ball.r
-        return values, radii, list(flags)
-

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from verify.certification.radius import Ball, exp, lift, log, mul, rsqrt
+from verify.certification.radius import Ball, exp, lift, log, mul, register, rsqrt
 from verify.certification.radius_reduce import amax, mean, reduce_sum
 
 
@@ -56,3 +56,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     y = d * rsqrt(mean(d * d, -1, keepdim=True) + eps)
     y = y if weight is None else y * weight
     return y if bias is None else y + bias
+
+
+for _name, _fn in (("softmax", softmax), ("log_softmax", log_softmax), ("logsumexp", logsumexp)):
+    register(_name, _fn)

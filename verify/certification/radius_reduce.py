@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from impls.numerics import unit_roundoff
-from verify.certification.radius import F64, Ball, div, lift
+from verify.certification.radius import F64, Ball, div, lift, register
 from verify.certification.radius_model import current
 from verify.certification.radius_rounding import (INF, UP, gamma, magnitude, no_overflow,
                                                   round_up)
@@ -177,3 +177,7 @@ def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:
     v, r = torch.stack(vs), torch.stack(rs)
     return Ball(torch.movedim(v, 0, dim), torch.movedim(no_overflow(v, r), 0, dim))
 
+
+for _name, _fn in (("reduce_sum", reduce_sum), ("mean", mean), ("var", var), ("amax", amax),
+                   ("amin", amin), ("matmul", matmul), ("cumsum", cumsum)):
+    register(_name, _fn)

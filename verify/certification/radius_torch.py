@@ -8,12 +8,11 @@ bound) in ``Ball.__torch_function__``; nothing is guessed.
 """
 from __future__ import annotations
 
-from typing import Callable
 
 import torch
 
-from verify.certification.radius import (Ball, add, div, exp, lift, log, maximum, minimum,
-                                         mul, rsqrt, sqrt, sub, where)
+from verify.certification.radius import (TORCH_TABLE, Ball, add, div, exp, lift, log,
+                                         maximum, minimum, mul, rsqrt, sqrt, sub, where)
 from verify.certification.radius_compose import (layer_norm, log_softmax, logsumexp,
                                                  rms_norm, softmax)
 from verify.certification.radius_reduce import (amax, amin, cumsum, matmul, mean,
@@ -57,7 +56,7 @@ def _torch_var(x, dim=None, unbiased=None, keepdim=False, correction=None, **_):
     return var(x, dim, keepdim, corr)
 
 
-TORCH_TABLE: dict[Callable, Callable] = {
+TORCH_TABLE.update({
     torch.exp: exp, torch.Tensor.exp: exp, torch.log: log, torch.Tensor.log: log,
     torch.sqrt: sqrt, torch.Tensor.sqrt: sqrt, torch.rsqrt: rsqrt, torch.Tensor.rsqrt: rsqrt,
     torch.add: add, torch.Tensor.add: add, torch.sub: sub, torch.Tensor.sub: sub,
@@ -76,5 +75,5 @@ TORCH_TABLE: dict[Callable, Callable] = {
     torch.square: lambda x: mul(x, x), torch.stack: _stack, torch.cat: _cat,
     torch.nn.functional.layer_norm: layer_norm,
     torch.nn.functional.rms_norm: rms_norm,
-}
+})
 

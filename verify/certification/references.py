@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
+from verify.cases import representable
 from verify.errors import BadInput
 from verify.certification import radius, radius_compose, radius_reduce
 from verify.certification.radius import Ball
@@ -162,7 +163,6 @@ def topk(x, k: int = 4):
 # --------------------------------------------------------------------------- completing cases
 def _row_vectors(*names, centre=(1.0, 0.0)):
     def complete(inputs: dict, rng: np.random.Generator) -> dict:
-        from verify.cases import representable
         n = inputs["x"].shape[-1]
         extra = {name: representable(rng.normal(c, 0.5, n)) for name, c in zip(names, centre)}
         return {**inputs, **extra}
@@ -170,7 +170,6 @@ def _row_vectors(*names, centre=(1.0, 0.0)):
 
 
 def _decay_pair(inputs: dict, rng: np.random.Generator) -> dict:
-    from verify.cases import representable
     x = inputs["x"]
     finite = torch.where(torch.isfinite(x), x, torch.zeros_like(x))
     a = representable(rng.uniform(0.5, 1.0, tuple(x.shape)))

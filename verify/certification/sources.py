@@ -8,12 +8,12 @@ impls/ records its own file), the modules defining the named laws' sides, and th
 certifier itself, then follows their imports transitively:
 
 * into ``laws`` and ``impls`` (every import, also inside functions);
-* within the certifier (``verify.certification``), its module-level imports only: its
-  lazy imports reach the law checker and the command line, whose code decides law
-  verdicts (recorded in the certificate by verdict) or prints, not the numbers. The
-  lazily imported modules that do decide numbers are named: test power (``power``),
-  and for a binding its bound, references and case generators (``binding``,
-  ``references``, ``verify/cases.py``).
+* from the pipeline (``verify.certification.certify``), the module-level imports of the
+  certifier (``verify.certification``, and ``verify.cases`` it generates cases with):
+  every module that decides a number is imported at module level, so that this walk
+  finds it; the certifier's lazy imports reach only the law checker, the child
+  processes and the command line, whose code decides law verdicts (recorded in the
+  certificate by verdict) or runs and prints, not the numbers.
 
 Not covered: third-party packages (their versions are recorded instead), data files
 read at run time, and modules imported through ``importlib`` by a computed name.
@@ -34,20 +34,11 @@ from typing import Any, Iterable
 from verify.jsonio import read_document
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-FOLLOWED = ("laws", "impls")                 # every import inside these is followed
-CERTIFIER = "verify.certification"           # followed at module level only
-# The comparison, its test power (imported lazily, yet it can fail a certificate), the
-# coverage and tightness figures and the backend's exactness.
-CERTIFIER_MODULES = ("verify.certification.certify", "verify.certification.power",
-                     "verify.certification.contract", "verify.certification.fidelity",
-                     # the compiled section (imported lazily by certify.py)
-                     "verify.hardware", "verify.hardware.accuracy", "verify.hardware.ptx",
-                     "verify.hardware.profile", "verify.hardware.launches",
-                     "verify.hardware.capture", "verify.hardware.compile",
-                     "verify.hardware.perf")
-# A binding's bound, oracle and cases come from these (imported lazily by binding.py).
-BINDING_MODULES = ("verify.certification.binding", "verify.certification.references",
-                   "verify.cases")
+# every import inside these is followed (the compiled section's modules import each
+# other lazily, and each decides part of the certificate)
+FOLLOWED = ("laws", "impls", "verify.hardware")
+CERTIFIER = ("verify.certification", "verify.cases")  # followed at module level only
+PIPELINE = "verify.certification.certify"     # the root of the certifier's walk
 
 
 # --------------------------------------------------------------------------- callables
@@ -139,7 +130,11 @@ def _module_name(path: str) -> str | None:
 
 
 def _is_followed(name: str) -> bool:
-    return name.split(".")[0] in FOLLOWED or name.startswith(CERTIFIER + ".")
+    return any(name == f or name.startswith(f + ".") for f in FOLLOWED) or _in_certifier(name)
+
+
+def _in_certifier(name: str) -> bool:
+    return any(name == c or name.startswith(c + ".") for c in CERTIFIER)
 
 
 def _imported_names(tree: ast.Module, package: str, top_level_only: bool) -> set[str]:
@@ -155,7 +150,7 @@ def _imported_names(tree: ast.Module, package: str, top_level_only: bool) -> set
             if node.level:
                 parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{parent}.{base}" if base else parent
-            if not _is_followed(base) and base != CERTIFIER:
+            if not _is_followed(base):
                 names.add(base)
                 continue
             for alias in node.names:
@@ -172,7 +167,7 @@ def _imports_of(path: str) -> set[str]:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return set()
-    top_only = name.startswith(CERTIFIER + ".") or name == CERTIFIER
+    top_only = _in_certifier(name)
     files = set()
     for imported in _imported_names(tree, package, top_only):
         if _is_followed(imported):
@@ -198,18 +193,13 @@ def source_files(spec) -> list[str]:
     """Every file the certificate of ``spec`` depends on (module docstring), sorted;
     repo-relative where possible, absolute outside the repository."""
     roots = _defining_files(_spec_callables(spec)) | _defining_files(_law_callables(spec.laws))
-    roots.update(f for f in map(_module_file, CERTIFIER_MODULES) if f)
-    if _is_binding(spec):
-        roots.update(f for f in map(_module_file, BINDING_MODULES) if f)
+    pipeline = _module_file(PIPELINE)
+    if pipeline:
+        roots.add(pipeline)
     for extra in spec.sources:
         p = Path(extra)
         roots.add(str((p if p.is_absolute() else REPO_ROOT / p).resolve()))
     return sorted(display_path(f) for f in import_closure(roots))
-
-
-def _is_binding(spec) -> bool:
-    owner = getattr(spec.bound, "__self__", None)
-    return type(owner).__module__ == "verify.certification.binding"
 
 
 def display_path(path: str) -> str:

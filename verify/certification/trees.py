@@ -45,8 +45,9 @@ import numpy as np
 import torch
 
 from verify.certification import radius
+from verify.certification.bounds import ball_interpretation
 from verify.certification.radius import Ball
-from verify.engine.interp import Interpretation, Namespace, make_mpmath, make_torch, variadic
+from verify.engine.interp import make_mpmath, make_torch
 
 LENGTHS = (1, 2, 3, 5, 8, 13, 16, 17, 33)
 SEEDS = 3
@@ -131,19 +132,6 @@ def trees_for(commutative: bool) -> dict[str, Callable]:
 
 
 # --------------------------------------------------------------------------- balls
-def ball_interpretation() -> Interpretation:
-    """Combines, lifts and lowers evaluated on balls (``radius``): each value carries a
-    rigorous bound on the rounding error of the operations that produced it."""
-    tl = Namespace("tl", maximum=radius.maximum, minimum=radius.minimum, where=radius.where,
-                   exp=radius.exp, log=radius.log, sqrt=radius.sqrt, rsqrt=radius.rsqrt,
-                   abs=lambda x: radius.lift(x).abs(), fma=lambda a, b, c: a * b + c)
-    mathns = Namespace("math", exp=radius.exp, log=radius.log, sqrt=radius.sqrt,
-                       inf=math.inf, fabs=lambda x: radius.lift(x).abs())
-    return Interpretation("ball", tl, mathns,
-                          {"max": variadic(radius.maximum, max),
-                           "min": variadic(radius.minimum, min), "abs": abs})
-
-
 # --------------------------------------------------------------------------- data
 def _data_families(rng: np.random.Generator, n: int, fmt: torch.dtype) -> dict[str, np.ndarray]:
     """Sums of up to 64 of these stay inside the format (float16 scales them down)."""

@@ -10,8 +10,9 @@ from rich.markup import escape
 
 from verify import api
 from verify.cli.kernel_cmd import certificates_table
+from verify.cli.lawrun import run_laws, smt_dir
 from verify.cli.output import STYLE, emit_json, out_console
-from verify.cli.progress import Counter, Waiting
+from verify.cli.progress import Waiting
 from verify.results import LawResult
 
 PROPERTY_ORDER = ["associativity", "separability", "locality", "sparsity", "redundancy",
@@ -19,27 +20,6 @@ PROPERTY_ORDER = ["associativity", "separability", "locality", "sparsity", "redu
 
 
 # --------------------------------------------------------------------------- laws
-def run_laws(args, ids: list[str], floats: bool = True) -> list[dict]:
-    """Check ``ids`` with progress on stderr; the law documents, in order."""
-    from verify.decide.policy import CATALOG
-    with Counter("checking laws", len(ids)) as progress:
-        def note(r: LawResult) -> None:
-            progress.step(r.id)
-            if not r.ok:
-                progress.note(f"{r.id}: {r['verdict']} (expected {r['expect']})")
-        policy = CATALOG.with_(floats=floats, smt_dir=_smt_dir(args))
-        results = api.check_all(ids, policy, jobs=args.jobs, progress=note)
-    return [r.to_json() for r in results]
-
-
-def _smt_dir(args) -> str | None:
-    """``--smt DIR``, created: where the decision writes its queries."""
-    path = getattr(args, "smt", None)
-    if path is not None:
-        os.makedirs(path, exist_ok=True)
-    return path
-
-
 ID_WIDTH = 33          # the longest catalog id; a longer one widens its own line only
 PROPERTY_WIDTH = 13    # "associativity", "separability"
 VERDICT_WIDTH = 14     # "proved-bounded"
@@ -153,7 +133,7 @@ def cmd_law(args) -> int:
     api.find_law(args.law_id)
     from verify.decide.policy import CATALOG
     with Waiting(f"checking {args.law_id}"):
-        result = api.check(args.law_id, CATALOG.with_(smt_dir=_smt_dir(args)))
+        result = api.check(args.law_id, CATALOG.with_(smt_dir=smt_dir(args)))
     if args.json:
         emit_json(result.to_json())
     else:

@@ -36,7 +36,7 @@ def check_certify_arguments(args) -> None:
     if unknown:
         raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
                        f"(known: {', '.join(sorted(known)) or 'none'})")
-    from verify.certification.certify import certificate_filename
+    from verify.certification.document import filename as certificate_filename
     from verify.cli import sandbox
     backend = api.resolve_backend(args.backend)
     if targets:

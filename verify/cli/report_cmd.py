@@ -48,7 +48,7 @@ def write(out: str, laws: list[dict], papers: list[dict] | None, certificates: s
 
 
 def cmd_report(args) -> int:
-    from verify.cli.commands import run_laws
+    from verify.cli.lawrun import run_laws
     from verify.results import LawResult
     started = time.perf_counter()
     certificates = args.certificates or DEFAULT_CERTIFICATES

@@ -9,6 +9,7 @@ from .capture import launch_id
 from .compile import TARGETS, compile_launches
 from .launches import gpu_launches
 from .profile import compiled_profile
+from verify.certification.environment import compiled_target as _device_target
 
 __all__ = ["TARGETS", "profile_for", "profile_launches", "launch_id"]
 
@@ -75,6 +76,8 @@ def profile_for(spec, targets=tuple(TARGETS)) -> dict:
     """The ``compiled`` section of a kernel's certificate (computed once per spec object
     and process; the compilations themselves are cached on disk)."""
     import copy
+    from verify.certification.binding import as_spec
+    spec = as_spec(spec)       # a BoundKernel is declared as data: bound here
     key = (id(spec), tuple(targets))
     if key in _SECTIONS and _SECTIONS[key][0] is spec:
         return copy.deepcopy(_SECTIONS[key][1])
@@ -92,26 +95,9 @@ def _profile_for(spec, targets) -> dict:
     return out
 
 
-def _device_target() -> str | None:
-    try:
-        import torch
-        if torch.cuda.is_available():
-            major, minor = torch.cuda.get_device_capability()
-            return {(9, 0): "sm_90a", (10, 0): "sm_100a"}.get((major, minor))
-    except Exception:
-        pass
-    return None
-
-
 def attach(cert: dict, spec, backend: str) -> None:
-    """Put the ``compiled`` section on a certificate. On a GPU whose target was compiled,
-    a kernel whose declared error model assumes more accuracy than its instructions give
-    (or that does not compile) fails, naming the operation."""
-    section = profile_for(spec)
-    cert["compiled"] = section
-    target = _device_target() if backend == "gpu" else None
-    if target and not section[target]["ok"]:
-        cert["pass"] = False
-        cert.setdefault("notes", []).append(
-            f"the GPU bound is not backed by the {target} code: "
-            + "; ".join(section[target]["problems"]))
+    """Put the ``compiled`` section on a certificate (verify/certification/document.py
+    writes it: on a GPU whose target was compiled, a kernel whose declared error model
+    assumes more accuracy than its instructions give, or that does not compile, fails)."""
+    from verify.certification import document
+    document.add_compiled(cert, profile_for(spec), _device_target() if backend == "gpu" else None)

@@ -2,7 +2,7 @@
 the kernel's own wrapper runs each GPU certification case in every dtype it accepts, in
 the interpreter, with the GPU configuration chosen (``capture.recording(pretend_gpu)``)
 and the kernel bodies skipped. Row kernels (those whose launch comes from
-``impls.rows.config``) are also compiled for every size class that config has on a GPU."""
+``impls.launch.config``) are also compiled for every size class that config has on a GPU."""
 from __future__ import annotations
 
 import copy
@@ -17,11 +17,19 @@ def _project_module(spec):
     """The impls module a project kernel's spec is the KERNEL of; None for a user's
     binding (its spec comes from the user's file)."""
     module = sys.modules.get(f"impls.{spec.name}")
-    return module if getattr(module, "KERNEL", None) is spec else None
+    kernel = getattr(module, "KERNEL", None)
+    if kernel is spec:
+        return module
+    # a BoundKernel's spec: its binding runs the wrapper the module declared
+    running = getattr(getattr(spec.run, "__self__", None), "running", None)
+    wrapper = getattr(kernel, "wrapper", None)
+    if running is not None and wrapper is not None and wrapper is running.fn:
+        return module
+    return None
 
 
 def _row_classes(spec, launches: list[dict]) -> list[dict]:
-    from impls import rows
+    from impls import launch as rows
     module = _project_module(spec)
     if getattr(module, "config", None) is not rows.config:
         return launches
@@ -42,6 +50,8 @@ def gpu_launches(spec, seed: int = 0) -> tuple[list[dict], list[str]]:
     """(launches, problems) of a KernelSpec on the GPU path, every dtype. A project
     kernel runs its GPU cases with its GPU configuration chosen; a user's binding runs
     its interpreter cases, and its wrapper chooses what it chooses here."""
+    from verify.certification.binding import as_spec
+    spec = as_spec(spec)       # a BoundKernel is declared as data: bound here
     problems = []
     project = _project_module(spec) is not None
     with recording(execute=False, pretend_gpu=project) as launches:

@@ -1,0 +1,71 @@
+"""Comparing one output with its oracle: the componentwise error, ρ = error / bound, and
+exact equality for outputs that must match bit for bit (indices, exact kernels).
+
+A float output passes when ρ = max(error / bound) ≤ 1 (0/0 counts as 0; an error over a
+zero bound is ρ = ∞) and it is NaN exactly where the oracle is; an exact output passes
+when every element equals the oracle's, −0.0 told apart from +0.0.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+
+def _as_cpu64(value: Any) -> torch.Tensor:
+    t = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
+    return t.detach().to("cpu", torch.float64)
+
+
+def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
+    """Componentwise error and ρ of one float output; see the module docstring of comparison.py."""
+    o, r = _as_cpu64(out), _as_cpu64(oracle)
+    if o.shape != r.shape:
+        return {"ok": False, "rho": math.inf, "max_error": math.inf, "max_bound": None,
+                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
+    b = torch.broadcast_to(_as_cpu64(bound), r.shape)
+    if bool(torch.isnan(b).any()) or bool((b < 0).any()):
+        return {"ok": False, "rho": math.inf, "max_error": None, "max_bound": None,
+                "problem": "bound is NaN or negative"}
+    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
+    same = (o == r) | (o_nan & r_nan)
+    err = torch.where(same, torch.zeros_like(o), (o - r).abs())
+    nan_mismatch = o_nan ^ r_nan
+    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
+    ratio = torch.where(err == 0, torch.zeros_like(err),
+                        torch.where(torch.isinf(err) | (b == 0),
+                                    torch.full_like(err, math.inf), err / b))
+    rho = float(ratio.max()) if ratio.numel() else 0.0
+    finite_r = torch.isfinite(r) & (r != 0)
+    rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
+    worst = int(ratio.flatten().argmax()) if ratio.numel() else None
+    finite_b = b[torch.isfinite(b)]
+    return {
+        "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
+        "rho": rho,
+        "max_error": float(err.max()) if err.numel() else 0.0,
+        "max_bound": float(finite_b.max()) if finite_b.numel() else None,
+        "max_relative_error": float(rel.max()) if rel.numel() else 0.0,
+        "nan_mismatches": int(nan_mismatch.sum()),
+        "worst_index": (list(torch.unravel_index(torch.tensor(worst), r.shape))
+                        if worst is not None and r.dim() else None),
+        "elements": r.numel(),
+    }
+
+
+def compare_exact(out: Any, oracle: Any) -> dict:
+    o = out if isinstance(out, torch.Tensor) else torch.as_tensor(out)
+    r = oracle if isinstance(oracle, torch.Tensor) else torch.as_tensor(oracle)
+    o, r = o.detach().cpu(), r.detach().cpu()
+    if o.shape != r.shape:
+        return {"ok": False, "mismatches": None,
+                "problem": f"shape {tuple(o.shape)} but oracle has {tuple(r.shape)}"}
+    if o.is_floating_point() or r.is_floating_point():
+        o64, r64 = o.to(torch.float64), r.to(torch.float64)
+        same_sign = torch.signbit(o64) == torch.signbit(r64)  # −0.0 is not +0.0 here
+        equal = ((o64 == r64) & same_sign) | (torch.isnan(o64) & torch.isnan(r64))
+    else:
+        equal = o.to(torch.int64) == r.to(torch.int64)
+    mismatches = int((~equal).sum())
+    return {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
