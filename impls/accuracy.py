@@ -19,13 +19,15 @@ libdevice's ``logf`` polynomial (``fma.rn.ftz`` steps); ``a / b`` on fp32 is
 ``rsqrt.approx.ftz.f32`` (both flush subnormal inputs and results to zero); ``tl.dot`` on
 fp32 inputs is a wgmma/tcgen05 with TF32 inputs unless ``input_precision="ieee"`` (then an
 ``fma.rn.f32`` loop); fp16/bf16 inputs use f16/bf16 tensor-core MMAs with fp32
-accumulation. Imports no project code: the kernels and ``verify`` both import it.
+accumulation. Imports only the unit roundoff from ``numerics``: the kernels and ``verify``
+both import it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-U32 = 2.0 ** -24
+from .numerics import U32
+
 PTX = "PTX ISA, 9.7.3 Floating Point Instructions"
 
 
