@@ -36,6 +36,7 @@ import mpmath
 import numpy as np
 
 from laws.core import BOUNDED, Law, Var
+from verify.decide.jit_raise import raised_in_jit
 from verify.engine import domains, ties
 from verify.engine.interp import make_exact, make_mpmath
 from verify.engine.rational_only import rational_only
@@ -285,7 +286,6 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
             conds = flatten(MP.rebind(law.pre)(
                 *law_values_to_mp(law.vars_for(instance), values), **instance))
         except (ZeroDivisionError, ValueError) as exc:
-            from verify.decide.search import raised_in_jit
             if jit_raises and raised_in_jit(exc):
                 raise  # Triton computes ±∞ or NaN there: the point is not outside
             return False
