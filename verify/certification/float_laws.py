@@ -43,7 +43,8 @@ from verify.certification import radius
 from impls.numerics import format_name
 from verify.decide.floats import seeds as float_seeds
 from verify.certification.radius import Ball, Decision
-from verify.engine.interp import Interpretation, Namespace, Unsupported, make_torch, variadic
+from verify.engine.arraywords import make_torch
+from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
 from verify.errors import BadInput
 from verify.results import Result, Verdict, agrees

@@ -46,7 +46,9 @@ import torch
 
 from verify.certification import radius
 from verify.certification.radius import Ball
-from verify.engine.interp import Interpretation, Namespace, make_mpmath, make_torch, variadic
+from verify.engine.arraywords import make_torch
+from verify.engine.interp import Interpretation, Namespace, variadic
+from verify.engine.mpwords import make_mpmath
 
 LENGTHS = (1, 2, 3, 5, 8, 13, 16, 17, 33)
 SEEDS = 3

@@ -37,7 +37,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law, Var
 from verify.engine import domains, ties
-from verify.engine.interp import make_exact, make_mpmath
+from verify.engine.mpwords import make_exact, make_mpmath
 from verify.engine.rational_only import rational_only
 from verify.jsonio import to_plain
 from verify.engine.shapes import flatten, shape_like
