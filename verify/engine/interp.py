@@ -14,9 +14,10 @@ the value the user's Python program computes with. ``0.1`` is
 interpretation, as an mpf holding exactly that double in mpmath (exact at every working
 precision of 53 bits or more, so no precision is frozen in), and as itself in torch and
 numpy (rounded to the tensor's dtype there, as Python does). Arithmetic between two
-literals then happens in the interpretation. One limit: Python folds constant expressions
-such as ``1.0 / 3.0`` when it compiles, before any interpretation sees them; such a folded
-constant is the double it produced, which is what the program computes with too.
+literals then happens in the interpretation, and so does arithmetic the compiler folded:
+``0.1 * 3`` in the source is the double 0.30000000000000004 in the code object, which
+the real-valued readings (z3, mpmath, exact) read back as 3 · 0.1 exactly, the value
+``C * 3`` has for a global ``C = 0.1`` (see ``verify.engine.folding`` and its limits).
 
 Library code is recognised by where it lives (the standard library, site-packages,
 built-in modules), never by its module's name, so a user module named ``z3helpers`` or
@@ -29,9 +30,11 @@ import os
 import sysconfig
 import textwrap
 import types
+from fractions import Fraction
 from typing import Any, Callable
 
 from verify.engine import floordiv
+from verify.engine.folding import folded_constants
 
 # mpf gains Python's //, % and divmod (it has no // of its own): see floordiv.
 floordiv.install()
@@ -124,11 +127,16 @@ class Interpretation:
     def __init__(self, name: str, tl: Namespace, mathns: Namespace,
                  builtins_: dict[str, Callable], np: Namespace | None = None,
                  torch: Namespace | None = None,
-                 literal: Callable[[float], Any] | None = None) -> None:
+                 literal: Callable[[float], Any] | None = None,
+                 unfold: bool = False) -> None:
         self.name = name
         # Float literals in the code become this interpretation's exact numbers, so
         # arithmetic between literals (1.0 / 3.0) never runs in double precision.
         self.literal = literal
+        # A real-valued reading reads a constant the compiler folded (0.1 * 3) as the
+        # exact value of its source expression (verify.engine.folding); ``literal`` then
+        # also receives a Fraction.
+        self.unfold = unfold
         self.tl = tl
         self.math = mathns
         self.builtins = builtins_
@@ -169,7 +177,9 @@ class Interpretation:
         if cached is not None and cached[0] is fn:
             return cached[1]
         new_globals: dict[str, Any] = {}
-        code = fn.__code__ if self.literal is None else _map_literals(fn.__code__, self.literal)
+        code = fn.__code__ if self.literal is None else _map_literals(
+            fn.__code__, self.literal, folded_constants(fn.__code__) if self.unfold else {},
+            refuse=self.name == "z3")
         if jit:
             _add_jit_code(code)
         defaults = (None if fn.__defaults__ is None else
@@ -218,13 +228,21 @@ class Interpretation:
         return value
 
 
-def _map_literals(code: types.CodeType, literal: Callable[[float], Any]) -> types.CodeType:
+def _map_literals(code: types.CodeType, literal: Callable[[Any], Any],
+                  folded: dict[float, Fraction | None], refuse: bool = False) -> types.CodeType:
+    """Float constants mapped by ``literal``, folded ones by their exact value. A double
+    that is ambiguous (see verify.engine.folding) stays itself; the prover (``refuse``)
+    will not prove anything about it, since over ℝ it stands for two values."""
     consts = []
     for c in code.co_consts:
         if isinstance(c, float) and math.isfinite(c):
-            consts.append(literal(c))
+            if refuse and c in folded and folded[c] is None:
+                raise Unsupported(f"the constant {c!r} is both written in the code and "
+                                  "folded by the compiler from a different expression")
+            exact = folded.get(c)
+            consts.append(literal(c if exact is None else exact))
         elif isinstance(c, types.CodeType):
-            consts.append(_map_literals(c, literal))
+            consts.append(_map_literals(c, literal, folded, refuse))
         else:
             consts.append(c)
     return code.replace(co_consts=tuple(consts))

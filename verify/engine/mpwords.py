@@ -13,10 +13,19 @@ import mpmath
 
 from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
 
-def exact_double_mpf(x: float) -> mpmath.mpf:
-    """The double ``x`` as an mpf, exactly (independent of the working precision)."""
+# bits kept for a folded constant that no double holds (1/3): far beyond any working
+# precision the oracle reaches, so no precision is frozen in
+_RATIONAL_BITS = 16384
+
+
+def exact_double_mpf(x: float | Fraction) -> mpmath.mpf:
+    """The double ``x`` as an mpf, exactly (independent of the working precision); a
+    Fraction (a folded constant's exact value) exactly where it is dyadic, else to
+    ``_RATIONAL_BITS`` bits."""
     q = Fraction(x)
-    return mpmath.mp.make_mpf(mpmath.libmp.from_rational(q.numerator, q.denominator, 64))
+    dyadic = q.denominator & (q.denominator - 1) == 0
+    bits = max(64, q.numerator.bit_length() + 1) if dyadic else _RATIONAL_BITS
+    return mpmath.mp.make_mpf(mpmath.libmp.from_rational(q.numerator, q.denominator, bits))
 
 
 
@@ -176,7 +185,7 @@ def make_mpmath() -> Interpretation:
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},
-                          np=np, torch=np, literal=exact_double_mpf)
+                          np=np, torch=np, literal=exact_double_mpf, unfold=True)
 
 
 # --------------------------------------------------------------------------- exact
@@ -218,4 +227,4 @@ def make_exact() -> Interpretation:
     return Interpretation("exact", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},
-                          np=np, torch=np, literal=Fraction)
+                          np=np, torch=np, literal=Fraction, unfold=True)

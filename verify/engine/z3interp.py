@@ -372,7 +372,7 @@ class Z3Context:
         return Interpretation("z3", tl, mathns,
                               {"max": variadic(maximum, max),
                                "min": variadic(minimum, min), "abs": absolute},
-                              np=npns, torch=npns, literal=_exact_real)
+                              np=npns, torch=npns, literal=_exact_real, unfold=True)
 
 
 def _float_of(x: Any) -> Any:
@@ -380,8 +380,9 @@ def _float_of(x: Any) -> Any:
     return z3.ToReal(x) if z3.is_expr(x) and z3.is_int(x) else x
 
 
-def _exact_real(x: float) -> z3.ArithRef:
-    """A float literal as the exact rational value of the double it denotes."""
+def _exact_real(x: float | Fraction) -> z3.ArithRef:
+    """A float literal as the exact rational value of the double it denotes (a folded
+    constant's exact value when given a Fraction)."""
     if math.isinf(x) or math.isnan(x):
         return x  # handled by Z3Context.const (an infinity symbol, or unsupported)
     return _ORIGINAL_REALVAL(Fraction(x))
