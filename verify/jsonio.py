@@ -14,8 +14,8 @@ hold, the ones the checker has always written:
 
 Text is UTF-8 (``ensure_ascii=False``), indented by two spaces.
 
-Does not cover: reading documents back (``json.loads`` gives the conventions' strings,
-not floats).
+``read_document`` reads a document back from a regular file of bounded size (it gives
+the conventions' strings, not floats).
 
 >>> dumps({"rho": float("inf"), "state": (1, 2.5)}, indent=None)
 '{"rho": "inf", "state": [1, 2.5]}'
@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 from fractions import Fraction
@@ -116,3 +117,21 @@ def write_atomic(path: str | os.PathLike, doc: Any) -> Path:
             os.unlink(tmp)
         raise
     return target
+
+
+MAX_DOCUMENT_BYTES = 32 * 2 ** 20   # the project's largest certificate is well under 1 MiB
+
+
+def read_document(path: str | os.PathLike, limit: int = MAX_DOCUMENT_BYTES) -> Any:
+    """The JSON document in ``path``. ``ValueError`` when it is not a regular file (a
+    device or a fifo may never end), is larger than ``limit`` bytes or is not UTF-8
+    JSON; ``OSError`` when it cannot be opened; ``RecursionError`` when it is nested
+    too deeply for the parser."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a fifo does not wait
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file, not read")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit / 2 ** 20:g} MiB, not read")
+    return json.loads(data.decode("utf-8"))

@@ -101,6 +101,159 @@ def child_env_with_parent() -> dict:
     return env
 
 
+# --------------------------------------------------------------------------- a guard
+_PR_SET_CHILD_SUBREAPER = 36
+STOP_GRACE_S = 5.0   # how long ``stop_child`` lets a guard end its tree before SIGKILL
+
+
+def guard_descendants() -> None:
+    """Called first thing in a child (before ``die_with_parent``). On Linux the process
+    splits in two: this call returns in a new process (the worker, which runs the real
+    work), while the original one stays behind as the guard and never returns. The
+    guard is a child subreaper (every orphan of the worker's tree is re-parented to it)
+    and, when the worker ends, when it gets SIGTERM or SIGHUP, or when the parent ends
+    however it ends (its death signal is SIGTERM), it SIGKILLs every process descended
+    from it (a grandchild in a session of its own included), then exits as the worker
+    did. The parent stops such a child with ``stop_child``. Elsewhere it does nothing."""
+    expected = os.environ.pop(PARENT_PID_VARIABLE, None)
+    libc = _libc()
+    if libc is None or libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        if expected is not None:
+            os.environ[PARENT_PID_VARIABLE] = expected  # die_with_parent checks it
+        return
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    stopping = {signal.SIGTERM, signal.SIGHUP}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    if expected is not None and str(os.getppid()) != expected:
+        os._exit(1)  # the parent died before the death signal was set
+    previous = {sig: signal.signal(sig, _stop) for sig in stopping | {signal.SIGINT}}
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    guard = os.getpid()
+    worker = os.fork()
+    if worker == 0:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        os.environ[PARENT_PID_VARIABLE] = str(guard)
+        return
+    _guard(worker, stopping)
+
+
+class _Stop(BaseException):
+    pass
+
+
+def _stop(signum, frame):
+    raise _Stop
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, AttributeError):
+        return None
+
+
+def _guard(worker: int, stopping: set) -> None:
+    """The guard's life: wait for the worker or a stop, end every descendant, exit with
+    the worker's status."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    os.closerange(3, 1 << 16)  # the parent sees end-of-file when the worker's copies go
+    status = None
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
+        _, status = os.waitpid(worker, 0)
+    except (_Stop, ChildProcessError):
+        pass
+    signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    import time
+    deadline = time.monotonic() + STOP_GRACE_S
+    while True:
+        for pid in descendants(os.getpid()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while True:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+                if pid == 0:
+                    break
+                if pid == worker:
+                    status = code
+        except ChildProcessError:
+            break  # no child left, so no descendant either
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    code = os.waitstatus_to_exitcode(status) if status is not None else 1
+    if code < 0:
+        import resource
+        try:
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        except (ValueError, OSError):
+            pass
+        try:
+            if -code != signal.SIGKILL:  # SIGKILL's action cannot be set
+                signal.signal(-code, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {-code})
+            os.kill(os.getpid(), -code)
+        except (OSError, ValueError):
+            pass
+        code = 128 - code
+    os._exit(code)
+
+
+def descendants(root: int) -> list[int]:
+    """The live processes whose chain of parents reaches ``root`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if fields and fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for pid in children.get(todo.pop(), ()):
+            found.append(pid)
+            todo.append(pid)
+    return found
+
+
+def stop_child(proc, group: bool = False) -> None:
+    """Stop a child started with ``guard_descendants`` and reap it: SIGTERM lets its
+    guard end the whole tree; SIGKILL (to its process group when ``group``) if that
+    takes longer than ``STOP_GRACE_S``, or at once where there is no guard."""
+    import subprocess
+    if sys.platform.startswith("linux"):
+        if proc.poll() is not None:
+            return  # the guard ended, and it ends its tree first
+        try:
+            os.kill(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=STOP_GRACE_S)
+            return
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+    if group:  # not yet reaped here, so its pid is still its group's
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    proc.kill()
+    proc.wait()
+
+
 # --------------------------------------------------------------------------- being stopped
 class Terminated(BaseException):
     """SIGTERM (or SIGHUP) arrived: unwinds like KeyboardInterrupt, so that every

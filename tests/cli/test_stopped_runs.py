@@ -180,3 +180,71 @@ def test_user_code_has_a_memory_cap(tmp_path):
     assert p.returncode == 2 and p.stdout == ""
     last = p.stderr.splitlines()[-1]  # progress lines may come first on a busy machine
     assert last.startswith("verify: error: ") and "MemoryError" in last, p.stderr
+
+
+# the user's code starts processes of its own: one in the run's process group, one in a
+# session of its own (out of reach of a signal to the group)
+STARTS_GRANDCHILDREN = (
+    "import subprocess, time\n"
+    "subprocess.Popen(['sleep', '300'])\n"
+    "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+    "open('reached', 'w').close()\n")
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_stopped_audit_ends_what_the_code_started(tmp_path, how):
+    (tmp_path / "user.py").write_text(STARTS_GRANDCHILDREN + "time.sleep(300)\n\n\n"
+                                      "def f(a, b):\n    return a + b\n")
+    proc, token = start(["audit", "user.py:f", "--timeout", "120"], tmp_path)
+    wait_for(proc, tmp_path / "reached")
+    stop(proc, how)
+    assert_nothing_left(proc, token, tmp_path)
+
+
+def test_finished_audit_ends_what_the_code_started(tmp_path):
+    (tmp_path / "user.py").write_text(STARTS_GRANDCHILDREN + "\n\n"
+                                      "def f(a, b):\n    return a + b\n")
+    proc, token = start(["audit", "user.py:f", "--timeout", "120"], tmp_path)
+    assert_nothing_left(proc, token, tmp_path)
+    assert proc.returncode == 0, proc.stderr.read().decode() if proc.stderr else ""
+
+
+# a guarded child as verify.certification.isolate starts one, started by a parent that
+# is then killed, or stopped by its parent
+GUARDED_CHILD = (
+    "from verify.processes import guard_descendants, die_with_parent\n"
+    "guard_descendants(); die_with_parent()\n"
+    "import subprocess, time\n"
+    "subprocess.Popen(['sleep', '300'])\n"
+    "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+    "open('reached', 'w').close()\n"
+    "time.sleep(300)\n")
+PARENT = ("import subprocess, sys, time\n"
+          "from verify.processes import child_env_with_parent, stop_child\n"
+          "child = subprocess.Popen([sys.executable, '-c', sys.argv[1]],"
+          " env=child_env_with_parent())\n"
+          "while True:\n"
+          "    time.sleep(0.05)\n"
+          "    if sys.argv[2] == 'stop' and __import__('os').path.exists('reached'):\n"
+          "        stop_child(child)\n"
+          "        print(child.returncode)\n"
+          "        break\n")
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "stop_child"])
+def test_guarded_child_ends_its_descendants(tmp_path, how):
+    token = uuid.uuid4().hex
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{MARK: token})
+    proc = subprocess.Popen([sys.executable, "-c", PARENT, GUARDED_CHILD,
+                             "stop" if how == "stop_child" else "wait"],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    if how == "SIGKILL":
+        wait_for(proc, tmp_path / "reached")
+        proc.kill()
+    else:
+        assert proc.wait(timeout=60) == 0, proc.stderr.read().decode() if proc.stderr else ""
+        assert proc.stdout is not None
+        assert proc.stdout.read().strip() == b"-9"  # the worker's own end, passed on
+    (tmp_path / "tmp").mkdir()
+    assert_nothing_left(proc, token, tmp_path)

@@ -123,3 +123,25 @@ def test_recheck_of_an_empty_directory_still_answers(tmp_path, capsys):
     from verify.decide.recheck import main
     assert main([str(tmp_path), "--jobs", "1"]) == 0
     assert '"files": 0' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [b"garbage (((\n", b"\xff\xfe\x00 not text",
+                                     b"(check-sat)\n"])
+def test_recheck_refuses_a_file_that_is_not_a_query(tmp_path, capsys, content):
+    """Neither a skip nor a pass: a file with no z3 header cannot be compared."""
+    from verify.decide.recheck import main, recheck
+    (tmp_path / "junk.smt2").write_bytes(content)
+    assert recheck(str(tmp_path), jobs=1)["counts"] == {"unreadable": 1}
+    assert main([str(tmp_path), "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("verify: error: ")
+    assert "1 unreadable query file(s)" in lines[0] and "junk.smt2" in lines[0]
+
+
+def test_recheck_still_skips_what_z3_left_unknown(tmp_path, capsys):
+    from verify.decide.recheck import main
+    (tmp_path / "q.smt2").write_text("; z3: unknown\n(check-sat)\n")
+    assert main([str(tmp_path), "--jobs", "1"]) == 0
+    assert '"skipped": 1' in capsys.readouterr().out

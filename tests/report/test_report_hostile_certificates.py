@@ -95,3 +95,26 @@ def test_a_site_goes_only_where_no_other_files_would_be_overwritten(tmp_path):
     check_site_dir(str(site))                             # an earlier report: rewritten
     (site / ".lawcheck-report").unlink()                  # one written before the marker
     check_site_dir(str(site))
+
+
+def test_stale_certificates_survive_what_the_report_survives(tmp_path):
+    """Deep nesting, a certificate that is a device, a hashed source that is a device:
+    each is a reason, not a RecursionError or a read that never ends."""
+    import os
+
+    from verify.certification.sources import file_sha, stale_certificates
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    (certs / "deep.json").write_text("[" * 100_000)
+    os.symlink("/dev/zero", certs / "zero.json")
+    sources = [{"path": "/dev/zero", "sha256": "0" * 64}]
+    (certs / "dev.json").write_text(json.dumps(_cert(sources=sources, source_hash="0" * 64)))
+    os.mkfifo(tmp_path / "fifo")
+    reasons = {p["path"].rsplit("/", 1)[-1]: p["reason"] for p in stale_certificates(certs)}
+    assert reasons == {"deep.json": "unreadable certificate (RecursionError)",
+                       "zero.json": "unreadable certificate (ValueError)",
+                       "dev.json": "not a file: /dev/zero"}
+    ours = {e["file"]: e for e in collect.load_certificates(certs)}
+    assert ours["dev.json"]["stale"] == reasons["dev.json"]
+    assert "not a regular file" in ours["zero.json"]["error"]
+    assert file_sha(tmp_path / "fifo") is None and file_sha(certs / "zero.json") is None

@@ -35,7 +35,7 @@ import threading
 import time
 from typing import Any
 
-from verify.processes import child_env_with_parent, describe_exit
+from verify.processes import child_env_with_parent, describe_exit, stop_child
 
 _HEADER = struct.Struct("!Q")
 _CHILD_CODE = "from verify.certification.isolate import child_main; child_main()"
@@ -153,8 +153,7 @@ class ChildRunner:
         except (BrokenPipeError, EOFError, TimeoutError) as exc:
             return "died", self._death_reason(exc)
         except BaseException:  # interrupted or stopped: the child goes now, not later
-            self.proc.kill()
-            self.proc.wait()
+            stop_child(self.proc)
             raise
         status, value = reply
         return ("done", value) if status == "ok" else ("error", value)
@@ -162,8 +161,7 @@ class ChildRunner:
     def _death_reason(self, exc: BaseException) -> str:
         assert self.proc is not None
         if isinstance(exc, TimeoutError):
-            self.proc.kill()
-            self.proc.wait()
+            stop_child(self.proc)
             head = f"exceeded the time limit of {self.time_limit_s:g} s and was stopped"
         else:
             code = self.proc.wait()
@@ -180,8 +178,7 @@ class ChildRunner:
                 _write_frame(self.proc.stdin, None)
                 self.proc.wait(timeout=10)
             except (BrokenPipeError, subprocess.TimeoutExpired, OSError):
-                self.proc.kill()
-                self.proc.wait()
+                stop_child(self.proc)
         if self._relay is not None:
             self._relay.join(timeout=5)
 
@@ -221,7 +218,8 @@ def child_main() -> None:
     text) to the original stdout; stop on None or end of input. The child dies with its
     parent, ignores Ctrl-C (the parent stops it) and ends itself (SIGALRM, SIGXCPU) a
     little after a task's time limit, should the parent not."""
-    from verify.processes import die_with_parent, limit_resources
+    from verify.processes import die_with_parent, guard_descendants, limit_resources
+    guard_descendants()
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     results = os.fdopen(os.dup(1), "wb")

@@ -24,12 +24,14 @@ import ast
 import hashlib
 import importlib.util
 import inspect
-import json
 import os
+import stat
 import sys
 import types
 from pathlib import Path
 from typing import Any, Iterable
+
+from verify.jsonio import read_document
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FOLLOWED = ("laws", "impls")                 # every import inside these is followed
@@ -225,10 +227,29 @@ def _resolve(path: str, root: Path) -> Path:
 
 
 def file_sha(path: Path) -> str | None:
+    """The file's SHA-256; None when it is missing or not a regular file (a device or a
+    fifo may never end)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            digest = hashlib.sha256()
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+            return digest.hexdigest()
     except OSError:
         return None
+
+
+def regular_or_absent(path: str, root: Path = REPO_ROOT) -> bool:
+    """Whether hashing ``path`` (resolved as ``hash_sources`` does) reads a regular
+    file or nothing."""
+    p = _resolve(path, root)
+    try:
+        return not p.exists() or p.is_file()
+    except OSError:
+        return False
 
 
 def hash_sources(paths: Iterable[str], root: Path = REPO_ROOT) -> dict:
@@ -247,12 +268,17 @@ def stale_certificates(directory: str | os.PathLike, root: str | os.PathLike | N
     stale = []
     for path in sorted(Path(directory).glob("*.json")):
         try:
-            cert = json.loads(path.read_text(encoding="utf-8"))
+            cert = read_document(path)
             recorded, files = cert["source_hash"], cert["sources"]
             kernel = cert.get("kernel")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            odd = [str(f["path"]) for f in files if not regular_or_absent(f["path"], root_path)]
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             stale.append({"kernel": None, "path": str(path),
                           "reason": f"unreadable certificate ({type(exc).__name__})"})
+            continue
+        if odd:  # a device or a fifo: hashing it might never end
+            stale.append({"kernel": kernel, "path": str(path),
+                          "reason": "not a file: " + ", ".join(odd)})
             continue
         current = hash_sources([f["path"] for f in files], root_path)
         if current["sha256"] == recorded:

@@ -9,7 +9,8 @@ imported), ``TOKEN phase running`` (the file is loaded and the function accepted
 belong to the user's code (the parent discards or captures them); nothing it prints
 reaches the command line's stdout.
 
-Before anything else it arranges to die with its parent (``verify.processes``) and
+Before anything else it leaves a guard behind that ends every process the user's code
+starts, and arranges to die with its parent (both in ``verify.processes``); it then
 takes its limits: CPU time and an alarm a little past the request's time limit (the
 default action of SIGXCPU and SIGALRM ends the process even while C code runs) and an
 address-space cap for the user's code.
@@ -70,7 +71,8 @@ def _take_limits(request: dict) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from verify.processes import die_with_parent
+    from verify.processes import die_with_parent, guard_descendants
+    guard_descendants()
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     answer_fd = int(argv[0])

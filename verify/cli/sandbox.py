@@ -13,8 +13,10 @@ Limits: loading the file (its module-level code and the checks that the function
 be audited) has ``load_timeout`` seconds, the whole run ``timeout``; the message says
 which phase ran over. The child caps its own address space (``memory_bytes``), CPU
 time and wall-clock time, and the kernel kills it when this process ends, however it
-ends (``verify.processes.die_with_parent``); a limit or an interruption here kills the
-whole group. Nothing is written to disk, so nothing is left behind.
+ends (``verify.processes.die_with_parent``); a guard process left behind by the child
+(``verify.processes.guard_descendants``) ends every process the code started, in a
+session of its own or not, when the child ends, is stopped, or this process ends.
+Nothing is written to disk, so nothing is left behind.
 
 Does not cover: isolation. The code runs with the user's rights, can read and write
 their files and the network, and can find the answer pipe: the child is not a security
@@ -26,7 +28,6 @@ import json
 import os
 import secrets
 import selectors
-import signal
 import subprocess
 import sys
 import tempfile
@@ -36,7 +37,7 @@ from typing import IO, Any
 from verify.cli.progress import Waiting
 from verify.errors import BadInput
 from verify.processes import (DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB,
-                               child_env_with_parent, describe_exit)
+                               child_env_with_parent, describe_exit, stop_child)
 
 LOADING_QUIET_SECONDS = 15.0   # while the file is still loading, progress waits longer
 
@@ -79,7 +80,7 @@ def run(request: dict, timeout: float, what: str, *, load_timeout: float | None 
                                "(--timeout); it may loop forever")
         finally:
             os.close(read_fd)
-            _kill_group(proc)
+            stop_child(proc, group=True)
         return _result(reader.result, request, proc.returncode, err)
 
 
@@ -146,14 +147,6 @@ class _Answers:
             elif kind == "result":
                 self.result = text
         return phases
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
 
 
 def _result(text: str | None, request: dict, returncode: int, err: IO[bytes]) -> Any:

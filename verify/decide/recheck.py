@@ -8,7 +8,10 @@ wrote and compares its answer with z3's (from the file's header):
   encoding's SMT-LIB2, to be investigated;
 - ``unknown``: cvc5 gave up, timed out or could not parse the file (nonlinear and
   exp-encoded queries are often out of its reach); never counted as a disagreement;
-- ``skipped``: z3 itself answered unknown.
+- ``skipped``: z3 itself answered unknown;
+- ``unreadable``: the file is not a query ``Dump`` wrote (not UTF-8 text, or no header
+  with z3's answer), so there is nothing to compare; the command line refuses such a
+  directory (exit 2) before running any solver.
 
 ``dump_catalog(dir)`` writes the queries of every z3 law of the catalog.
 Run as ``python -m verify.decide.recheck DIR [--dump] [--jobs N] [--timeout-ms MS]``.
@@ -50,10 +53,21 @@ def cvc5_answer(path: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> str:
     return answer
 
 
+def _z3_header(path: str) -> str | None:
+    """z3's answer from the file's header; None for a file that is not a query."""
+    try:
+        return z3_answer(path)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _one(args: tuple[str, int]) -> dict:
     path, timeout_ms = args
     t0 = time.perf_counter()
-    theirs = z3_answer(path) or "unknown"
+    theirs = _z3_header(path)
+    if theirs is None:
+        return {"file": os.path.basename(path), "z3": None, "cvc5": None,
+                "outcome": "unreadable", "seconds": 0.0}
     if theirs not in ("sat", "unsat"):
         return {"file": os.path.basename(path), "z3": theirs, "cvc5": None,
                 "outcome": "skipped", "seconds": 0.0}
@@ -123,7 +137,8 @@ def _positive(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """0 when cvc5 disagrees with z3 nowhere, 1 on a disagreement, 2 with one line on
     stderr for bad usage: a directory that does not exist (unless ``--dump`` makes
-    it), a timeout or a number of jobs that is not a positive integer."""
+    it), a timeout or a number of jobs that is not a positive integer, or ``*.smt2``
+    files in it that are not queries (``unreadable``)."""
     ap = _Parser(prog="python -m verify.decide.recheck")
     ap.add_argument("directory")
     ap.add_argument("--dump", action="store_true", help="first write the catalog's queries")
@@ -143,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         n = dump_catalog(args.directory)
         print(f"wrote the queries of {n} laws in {time.perf_counter() - t0:.1f} s",
               file=sys.stderr)
+    bad = [os.path.basename(f) for f in sorted(glob.glob(os.path.join(args.directory,
+                                                                        "*.smt2")))
+           if _z3_header(f) is None]
+    if bad:
+        shown = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        print(f"verify: error: {args.directory}: {len(bad)} unreadable query file(s), not "
+              f"written by --smt (no z3 header or not UTF-8 text): {shown}", file=sys.stderr)
+        return 2
     report = recheck(args.directory, args.jobs, args.timeout_ms)
     rows = report.pop("rows")
     print(json.dumps(report, indent=2))

@@ -8,10 +8,11 @@ each document as read here (a file is read once, and at most 32 MiB of it).
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+from verify import jsonio
 
 PROPERTY_ORDER = ("associativity", "separability", "locality", "sparsity", "redundancy",
                   "symmetry")
@@ -208,15 +209,11 @@ def load_certificates(directory: str | Path | None) -> list[dict]:
     return out
 
 
-MAX_CERTIFICATE_BYTES = 32 * 2 ** 20   # the project's largest is well under 1 MiB
+MAX_CERTIFICATE_BYTES = jsonio.MAX_DOCUMENT_BYTES
 
 
 def _read_certificate(path: Path) -> dict:
-    with path.open("rb") as f:
-        data = f.read(MAX_CERTIFICATE_BYTES + 1)
-    if len(data) > MAX_CERTIFICATE_BYTES:
-        raise ValueError(f"larger than {MAX_CERTIFICATE_BYTES / 2 ** 20:g} MiB, not read")
-    cert = json.loads(data.decode("utf-8"))
+    cert = jsonio.read_document(path, MAX_CERTIFICATE_BYTES)
     if not isinstance(cert, dict) or "kernel" not in cert:
         raise ValueError("not a certificate (no kernel)")
     return cert
@@ -273,10 +270,5 @@ def _source_marks(sources: Any, hash_sources: Any) -> list[dict]:
 def _regular_or_absent(path: str) -> bool:
     """Whether hashing ``path`` (relative to the repository, as the certifier resolves
     it) reads a plain file or nothing."""
-    from verify.certification.sources import REPO_ROOT
-    p = Path(path)
-    p = p if p.is_absolute() else REPO_ROOT / p
-    try:
-        return not p.exists() or p.is_file()
-    except OSError:
-        return False
+    from verify.certification.sources import REPO_ROOT, regular_or_absent
+    return regular_or_absent(path, REPO_ROOT)
