@@ -35,7 +35,7 @@ from verify.auditing.trace import trace
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import EXERCISE
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 from verify.engine.shapes import flatten, shape_like
 from verify.teaching.answer_form import ExerciseError, required_params
 from verify.teaching.exercises_systems import exercises, probe_property
