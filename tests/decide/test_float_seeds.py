@@ -4,6 +4,8 @@ import pytest
 import laws
 from verify.certification.float_laws import check_float_law
 from verify.decide.floats import seeds
+from verify.errors import BadInput
+from verify.testing import assert_float_law
 
 
 def _law(law_id):
@@ -19,5 +21,7 @@ def test_the_catalog_float_counterexample_seeds_the_float_law_search():
 
 
 def test_an_unknown_format_is_refused():
-    with pytest.raises(ValueError, match="unknown floating-point format"):
+    with pytest.raises(BadInput, match="unknown floating-point format"):
         seeds(_law("welford.identity"), "float17")
+    with pytest.raises(BadInput, match="unknown floating-point format 'float128'"):
+        assert_float_law("sum.associative", "float128")

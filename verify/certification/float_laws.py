@@ -276,7 +276,10 @@ def check_float_law(law_or_id: Law | str, fmt: str = "float32", max_examples: in
     CPU, which runs the format here). ``instance``: one of the law's size parameters
     (default: each of ``law.instances``, ``max_examples`` each)."""
     law = _lookup(law_or_id)
-    fmt = format_name(fmt)
+    try:
+        fmt = format_name(fmt)
+    except ValueError as exc:
+        raise BadInput(f"{exc} (known: float16, bfloat16, float32, float64)") from None
     model = radius.model_for(backend, fmt)
     doc = {"id": law.id, "format": fmt, "backend": backend, "expect": law.expect,
            "model": model.assumptions(), "worst_rho": None, "counterexample": None}

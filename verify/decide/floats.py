@@ -24,6 +24,7 @@ from verify.decide import fpproof, oracle
 from verify.engine import domains as kinds
 from verify.engine.arraywords import make_torch
 from verify.engine.shapes import flatten, shape_like
+from verify.errors import BadInput
 
 FORMATS = {
     "float16": (torch.float16, 2.0 ** -11),
@@ -312,9 +313,9 @@ def seeds(law: Law, fmt: str, instance: Mapping[str, Any] | None = None) -> list
     """Inputs (flat scalar components) a float-format search of ``law`` should try
     first: the counterexample this module's float check finds in ``fmt`` (if any), and
     near-overflow points (every real component ±max/4 of the format). ``fmt`` must be
-    one of ``FORMATS`` (``ValueError`` otherwise)."""
+    one of ``FORMATS`` (``BadInput`` otherwise)."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown floating-point format {fmt!r} (known: {', '.join(FORMATS)})")
+        raise BadInput(f"unknown floating-point format {fmt!r} (known: {', '.join(FORMATS)})")
     instance = law.instances[-1] if instance is None else instance
     vars_ = law.vars_for(instance)
     doms = [d for v in vars_ for d in v.component_domains()]
