@@ -8,21 +8,9 @@ catalog can be explained. Declarations only: nothing here runs a check.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .core import FAILS, Law, Property
-
-
-@dataclass(frozen=True)
-class Teaching:
-    """How to recognize and derive one family's law."""
-
-    family: str
-    question: str                 # the question that recognizes the property
-    state: str                    # the state (or structure) that makes it work
-    derivation: tuple[str, ...]   # the argument, a few lines
-    systems: str = ""             # where it is used
-    pitfall: str = ""             # the near miss, in words
+from .teaching_entry import Teaching
+from .teaching_systems import ENTRIES as _SYSTEMS  # the serving, distribution, … families
 
 
 # The recognizing question of each property, for families without their own entry.
@@ -418,12 +406,7 @@ _ENTRIES = [
         "numpy.fft.rfft, torch.fft.rfft, cuFFT R2C, FFTW r2c"),
 ]
 
-def _systems() -> list[Teaching]:
-    from .teaching_systems import ENTRIES  # the serving, distribution, … families
-    return ENTRIES
-
-
-TEACHING: dict[str, Teaching] = {t.family: t for t in _ENTRIES + _systems()}
+TEACHING: dict[str, Teaching] = {t.family: t for t in _ENTRIES + _SYSTEMS}
 
 
 def for_law(law: Law) -> Teaching:

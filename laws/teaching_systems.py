@@ -3,7 +3,7 @@
 ``laws.teaching.TEACHING``. Declarations only."""
 from __future__ import annotations
 
-from .teaching import Teaching
+from .teaching_entry import Teaching
 
 ENTRIES = [
     # ------------------------------------------------------------ serving

@@ -7,7 +7,7 @@ import mpmath
 
 from laws.core import BOUNDED
 from verify.decide import oracle
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 from verify.engine.shapes import flatten, shape_like
 
 MP = make_mpmath()

@@ -1,4 +1,4 @@
-# expect: kind=binary commutative=proved|tested|unknown separable=refuted|unknown|error
+# expect: kind=binary commutative=proved associative=proved idempotent=proved separable=refuted
 # 0.1 + 0.2 (folded) and X + 0.2 (computed) are the same double in Python.
 X = 0.1
 

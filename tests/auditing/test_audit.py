@@ -29,7 +29,8 @@ import torch
 from verify.auditing import audit as A
 from verify.cli.main import main as cli_main
 from verify.decide.policy import AUDIT
-from verify.engine.interp import make_mpmath, make_torch
+from verify.engine.arraywords import make_torch
+from verify.engine.mpwords import make_mpmath
 
 CASES = Path(__file__).resolve().parents[1] / "audit_cases"
 ROOT = Path(__file__).resolve().parents[2]

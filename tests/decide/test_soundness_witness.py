@@ -108,7 +108,7 @@ def test_smt_dump_and_cvc5_recheck(tmp_path):
 def test_literals_mean_the_double(literal):
     from fractions import Fraction
 
-    from verify.engine.interp import make_exact, make_mpmath
+    from verify.engine.mpwords import make_exact, make_mpmath
     import mpmath
     g = {"C": literal}
     exec("def f(a):\n    return a * C + 0.1", g)

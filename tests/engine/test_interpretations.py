@@ -8,7 +8,9 @@ import torch
 import z3
 
 from laws.associativity import combines
-from verify.engine.interp import make_mpmath, make_numpy, make_torch, unwrap
+from verify.engine.arraywords import make_numpy, make_torch
+from verify.engine.interp import unwrap
+from verify.engine.mpwords import make_mpmath
 from verify.engine.z3interp import Z3Context, evaluate
 
 

@@ -7,7 +7,7 @@ import mpmath
 import pytest
 
 from verify.engine import vocabulary
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 
 
 def test_support_matrix_has_not_drifted(capsys):

@@ -24,7 +24,8 @@ from verify import api
 from verify.cli.main import main as cli_main
 from verify.teaching import exercise as X
 from verify.auditing.audit import load_target
-from verify.engine.interp import make_mpmath, make_torch
+from verify.engine.arraywords import make_torch
+from verify.engine.mpwords import make_mpmath
 
 ANSWERS = Path(__file__).resolve().parents[1] / "exercise_answers"
 MP = make_mpmath()

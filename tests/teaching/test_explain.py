@@ -18,7 +18,7 @@ from laws.associativity.shapes import power_by_squaring
 from laws.core import FAILS
 from laws.teaching import QUESTIONS, TEACHING, Teaching
 from verify.decide import oracle
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 from verify.engine.shapes import flatten, shape_like
 from verify.cli.explain_cmd import render
 from verify.cli.main import main as cli_main

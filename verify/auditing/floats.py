@@ -18,7 +18,7 @@ from verify.decide import oracle
 from verify.decide.floats import FORMATS, float_verdict
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import AUDIT, Policy
-from verify.engine.interp import make_torch
+from verify.engine.arraywords import make_torch
 from verify.engine.shapes import flatten, shape_like
 
 UNKNOWN = "unknown"

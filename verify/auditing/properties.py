@@ -20,7 +20,7 @@ from laws import templates as T
 from laws.core import SEARCH, Z3, Law, Property, Var
 from verify.auditing.signature import SCALAR, Shape, Signature
 from verify.auditing.trace import show
-from verify.decide.search import raised_in_jit
+from verify.decide.jit_raise import raised_in_jit
 from verify.engine.shapes import flatten
 
 

@@ -28,7 +28,7 @@ from laws.core import Var
 from verify.auditing.load import AuditError
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 
 DEFAULT_N = 4                 # length at which vector functions are audited
 MAX_TUPLE = 6                 # largest tuple state probed

@@ -13,7 +13,7 @@ import mpmath
 
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 
 TRACE_SECONDS = 10
 NEG_INF, POS_INF = float("-inf"), float("inf")

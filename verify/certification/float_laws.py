@@ -44,7 +44,8 @@ from impls.numerics import format_name
 from verify.certification.bounds import ball_interpretation
 from verify.decide.floats import seeds as float_seeds
 from verify.certification.radius import Ball, Decision
-from verify.engine.interp import Unsupported, make_torch
+from verify.engine.arraywords import make_torch
+from verify.engine.interp import Unsupported
 from verify.engine.shapes import component_names, flatten, shape_like
 from verify.errors import BadInput
 from verify.results import Result, Verdict, agrees

@@ -47,7 +47,8 @@ import torch
 from verify.certification import radius
 from verify.certification.bounds import ball_interpretation
 from verify.certification.radius import Ball
-from verify.engine.interp import make_mpmath, make_torch
+from verify.engine.arraywords import make_torch
+from verify.engine.mpwords import make_mpmath
 
 LENGTHS = (1, 2, 3, 5, 8, 13, 16, 17, 33)
 SEEDS = 3

@@ -22,7 +22,7 @@ import torch
 from laws.core import Law, Var
 from verify.decide import fpproof, oracle
 from verify.engine import domains as kinds
-from verify.engine.interp import make_torch
+from verify.engine.arraywords import make_torch
 from verify.engine.shapes import flatten, shape_like
 
 FORMATS = {

@@ -9,7 +9,12 @@ again at ``PREC + 64`` bits,
 is stable between the two precisions (rounding noise shrinks as precision grows; a real
 gap does not) and exceeds 2⁻⁴⁰ of the sides' magnitude (a smaller gap could come from
 double-precision arithmetic inside the function, which no precision setting reaches).
-A bounded law differs when the gap exceeds its bound. Branches follow the same rule
+A bounded law differs when the gap exceeds its bound. A difference is then confirmed
+at twice the higher precision, doubling until two successive levels give the same
+sides (to 2⁻⁴⁰ of their magnitude), up to ``MAX_PREC`` bits, else the point is
+undecided: ``exp(a²) + 1 − exp(a²)`` at a = 12 loses the 1 at both 113 and 177 bits
+alike. Two agreeing levels are evidence, not proof: a cancellation deeper than both
+still passes. Branches follow the same rule
 (``verify.engine.ties``): a point where a comparison was decided by a margin that
 shrinks with the precision, or lies below 2⁻⁴⁰ of its operands, is *undecided* and
 decides nothing (``sqrt(a)·sqrt(a) == a`` is false at every finite precision).
@@ -36,8 +41,9 @@ import mpmath
 import numpy as np
 
 from laws.core import BOUNDED, Law, Var
+from verify.decide.jit_raise import raised_in_jit
 from verify.engine import domains, ties
-from verify.engine.interp import make_exact, make_mpmath
+from verify.engine.mpwords import make_exact, make_mpmath
 from verify.engine.rational_only import rational_only
 from verify.jsonio import to_plain
 from verify.engine.shapes import flatten, shape_like
@@ -47,6 +53,7 @@ PREC = 113
 # cannot be told apart from double-precision arithmetic hidden inside a function.
 MIN_RELATIVE_GAP = mpmath.mpf(2) ** -40
 MAX_EXTRA_BITS = 4000    # precision added for inputs spanning many binades
+MAX_PREC = 4096 + MAX_EXTRA_BITS  # beyond it a difference not yet confirmed is undecided
 MP = make_mpmath()
 EXACT = make_exact()
 
@@ -219,10 +226,59 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
         return Gap(False, l2, r2, None, undecided=True)
     if exact is not None:
         return exact
+    first = _compare(law, l1, r1, l2, r2, b2, prec + 64)
+    if not first.differs:
+        return first
+    return _confirm_higher(law, values, instance, l2, r2, branches2, 2 * (prec + 64), first)
+
+
+def _confirm_higher(law: Law, values: list[Any], instance: Mapping[str, Any], l_prev: Any,
+                    r_prev: Any, branches_prev: Any, prec: int, first: Gap | None) -> Gap:
+    """A difference found at two nearby precisions is confirmed at twice the higher one:
+    a cancellation that loses a term at both (``exp(a²) + 1 − exp(a²)`` at a = 12 loses
+    the 1 below ~210 bits) agrees with itself there and looks like a stable gap. Where
+    the sides at the doubled precision agree with the previous level, the first
+    comparison stands; else the precision keeps doubling until two successive levels
+    agree, and those two decide. Past ``MAX_PREC`` bits the point is undecided."""
+    while prec <= MAX_PREC:
+        with ties.recording() as branches:
+            lc, rc, bc = _eval(law, values, instance, prec)
+        if not ties.agree(branches_prev, branches):
+            return Gap(False, lc, rc, None, undecided=True)
+        if _levels_agree(flatten(l_prev) + flatten(r_prev), flatten(lc) + flatten(rc), prec):
+            if first is not None:
+                return first
+            return _compare(law, l_prev, r_prev, lc, rc, bc, prec)
+        first = None  # the first comparison was made at precisions that disagree
+        l_prev, r_prev, branches_prev = lc, rc, branches
+        prec *= 2
+    return Gap(False, l_prev, r_prev, None, undecided=True)
+
+
+def _levels_agree(prev: list[Any], cur: list[Any], prec: int) -> bool:
+    """Each component at two precisions is the same value up to 2⁻⁴⁰ of the largest
+    magnitude among them (the noise floor the comparison itself uses)."""
+    if len(prev) != len(cur):
+        return False
+    with mpmath.workprec(prec):
+        scale = max([_mag(x) for x in prev + cur], default=mpmath.mpf(0))
+        for a, b in zip(prev, cur):
+            if isinstance(a, bool) or isinstance(b, bool) or _is_nan(a) or _is_nan(b) \
+                    or mpmath.isinf(a) or mpmath.isinf(b):
+                if _dist(a, b) != 0:
+                    return False
+                continue
+            if abs(mpmath.mpf(a) - mpmath.mpf(b)) > scale * MIN_RELATIVE_GAP:
+                return False
+    return True
+
+
+def _compare(law: Law, l1: Any, r1: Any, l2: Any, r2: Any, b2: Any, prec: int) -> Gap:
+    """The verdict of the two levels (see the module docstring)."""
     L1, R1, L2, R2 = flatten(l1), flatten(r1), flatten(l2), flatten(r2)
     if len(L2) != len(R2):
         raise ValueError(f"{law.id}: sides have {len(L2)} and {len(R2)} components")
-    with mpmath.workprec(prec + 64):
+    with mpmath.workprec(prec):
         worst, worst_bound, differs = mpmath.mpf(0), None, False
         bounds = flatten(b2) if b2 is not None else None
         if bounds is not None and len(bounds) == 1:
@@ -285,7 +341,6 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
             conds = flatten(MP.rebind(law.pre)(
                 *law_values_to_mp(law.vars_for(instance), values), **instance))
         except (ZeroDivisionError, ValueError) as exc:
-            from verify.decide.search import raised_in_jit
             if jit_raises and raised_in_jit(exc):
                 raise  # Triton computes ±∞ or NaN there: the point is not outside
             return False

@@ -174,7 +174,7 @@ def run_float(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
 
 
 def _run_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides:
-    from verify.engine.interp import make_numpy
+    from verify.engine.arraywords import make_numpy
     global _NUMPY
     if _NUMPY is None:
         _NUMPY = make_numpy()

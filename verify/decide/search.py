@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from laws.core import Law, Var
 from verify.decide import oracle
+from verify.decide.jit_raise import raised_in_jit
 from verify.engine import domains
 from verify.engine.shapes import shape_like
 
@@ -90,19 +91,3 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
                              f"@triton.jit function ({jit_raised[0]}), where Triton computes "
                              "±∞ or NaN instead: the oracle cannot evaluate those points")
     return Search("tested", compared, seconds=time.perf_counter() - t0)
-
-
-def raised_in_jit(exc: BaseException) -> bool:
-    """The exception was raised by code of a @triton.jit function (through the library
-    arithmetic it called), which on a GPU or in Triton's interpreter does not raise:
-    x/0 is ±∞ or NaN there."""
-    from verify.engine.interp import JIT_CODES, is_library_file
-    last_user = None
-    tb = exc.__traceback__
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        # "<string>": code a library generated at run time (mpmath's operators)
-        if not (name.startswith("<") or is_library_file(name)):
-            last_user = tb.tb_frame.f_code
-        tb = tb.tb_next
-    return last_user is not None and last_user in JIT_CODES

@@ -141,7 +141,8 @@ DOMAINS: dict[str, str] = {
 
 
 def _interpretations() -> dict:
-    from verify.engine.interp import make_exact, make_mpmath, make_numpy, make_torch
+    from verify.engine.arraywords import make_numpy, make_torch
+    from verify.engine.mpwords import make_exact, make_mpmath
     from verify.engine.z3interp import Z3Context
     return {"mpmath": make_mpmath(), "exact": make_exact(), "torch": make_torch(),
             "numpy": make_numpy(), "z3": Z3Context().interp}

@@ -35,9 +35,10 @@ from verify.auditing.trace import trace
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import EXERCISE
-from verify.engine.interp import make_mpmath
+from verify.engine.mpwords import make_mpmath
 from verify.engine.shapes import flatten, shape_like
-from verify.errors import BadInput
+from verify.teaching.answer_form import ExerciseError, required_params
+from verify.teaching.exercises_systems import exercises, probe_property
 
 NEG_INF = float("-inf")
 MP = make_mpmath()
@@ -235,22 +236,13 @@ EXERCISES = [
         law="sum.associative"),
 ]
 
-def _systems() -> list[Exercise]:
-    from verify.teaching.exercises_systems import exercises  # the book's §3.9
-    return exercises(Exercise)
-
-
-EXERCISES += _systems()
+EXERCISES += exercises(Exercise)  # the book's §3.9
 BY_NAME = {e.name: e for e in EXERCISES}
-
-
-class ExerciseError(BadInput):
-    """Bad input: one line on stderr, exit status 2."""
 
 
 # --------------------------------------------------------------------------- checking
 def _combine_wrapper(fn: types.FunctionType, state: Var) -> Callable:
-    required = _required(fn)
+    required = required_params(fn)
     k = state.shape[0] if state.shape else 0
     if len(required) == 2:
         if k:
@@ -261,12 +253,6 @@ def _combine_wrapper(fn: types.FunctionType, state: Var) -> Callable:
     want = "two states (a, b)" + (f" or {2 * k} unpacked components" if k else "")
     raise ExerciseError(f"{fn.__name__} takes {len(required)} parameters: a combine takes "
                         f"{want}")
-
-
-def _required(fn: types.FunctionType) -> list:
-    return [p for p in inspect.signature(fn).parameters.values()
-            if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                   p.POSITIONAL_OR_KEYWORD)]
 
 
 def _plain_function(fn: types.FunctionType) -> None:
@@ -287,7 +273,7 @@ def _probe(ex: Exercise, fn: types.FunctionType) -> None:
     b = [mpmath.mpf(2 * i + 7) / 4 for i in range(k)]
     a, b = shape_like(ex.state, a), shape_like(ex.state, b)
     name, call = fn.__name__, MP.rebind(fn)
-    args = (a, b) if len(_required(fn)) == 2 else (*flatten(a), *flatten(b))
+    args = (a, b) if len(required_params(fn)) == 2 else (*flatten(a), *flatten(b))
     try:
         with time_limit(PROBE_SECONDS), mpmath.workprec(oracle.PREC):
             value = call(*args)
@@ -419,9 +405,8 @@ def probe_answer(ex: Exercise, fn: types.FunctionType) -> bool | None:
     the wrong shape is bad input (``ExerciseError``), never a wrong answer."""
     _plain_function(fn)
     if ex.kind == "property":
-        from verify.teaching.exercises_systems import probe_property
         return probe_property(ex, fn)
-    if ex.kind == "question" and not _required(fn):
+    if ex.kind == "question" and not required_params(fn):
         try:
             with time_limit(PROBE_SECONDS):
                 value = fn()
@@ -432,7 +417,7 @@ def probe_answer(ex: Exercise, fn: types.FunctionType) -> bool | None:
             raise ExerciseError(f"{fn.__name__}() returned {value!r}; answer True or "
                                 "False")
         return value
-    if not _required(fn):
+    if not required_params(fn):
         raise ExerciseError(f"{fn.__name__} takes no parameters: this exercise wants "
                             f"{ex.signature or 'a combine(a, b)'}")
     if ex.state is None:

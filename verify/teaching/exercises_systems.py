@@ -15,6 +15,7 @@ import types
 
 from laws.core import Property, Var
 from verify.decide.limits import TimeLimit, one_line, time_limit
+from verify.teaching.answer_form import ExerciseError, required_params
 
 NEG_INF = float("-inf")
 PROPERTY_NAMES = frozenset(p.value for p in Property)
@@ -38,8 +39,7 @@ def probe_property(ex, fn: types.FunctionType) -> frozenset:
     """Call a property answer once: a name or a collection of names of the six
     properties, else bad input."""
     from verify.auditing.signature import PROBE_SECONDS
-    from verify.teaching.exercise import ExerciseError, _required
-    if _required(fn):
+    if required_params(fn):
         raise ExerciseError(f"{fn.__name__} takes parameters: this exercise wants "
                             f"{ex.signature}")
     try:

@@ -21,7 +21,8 @@ from laws import REGISTRY, Law
 from laws.core import FAILS, FREE_MONOID, PROBABILISTIC
 from laws.teaching import for_law
 from verify.decide import oracle
-from verify.engine.interp import Interpretation, _is_library, make_mpmath, unwrap
+from verify.engine.interp import Interpretation, _is_library, unwrap
+from verify.engine.mpwords import make_mpmath
 from verify.engine.shapes import flatten, shape_like
 from verify.teaching import sites
 from verify.errors import BadInput

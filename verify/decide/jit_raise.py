@@ -1,0 +1,21 @@
+"""Whether an exception came from a @triton.jit function, which on a GPU does not raise:
+shared by the oracle (a precondition raising there) and the searcher (a law raising
+there)."""
+from __future__ import annotations
+
+from verify.engine.interp import JIT_CODES, is_library_file
+
+
+def raised_in_jit(exc: BaseException) -> bool:
+    """The exception was raised by code of a @triton.jit function (through the library
+    arithmetic it called), which on a GPU or in Triton's interpreter does not raise:
+    x/0 is ±∞ or NaN there."""
+    last_user = None
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        # "<string>": code a library generated at run time (mpmath's operators)
+        if not (name.startswith("<") or is_library_file(name)):
+            last_user = tb.tb_frame.f_code
+        tb = tb.tb_next
+    return last_user is not None and last_user in JIT_CODES

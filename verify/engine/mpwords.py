@@ -1,0 +1,230 @@
+"""The mpmath and exact readings of the vocabulary: one entry per word.
+
+mpmath: values are mpf numbers at the working precision; float literals are the exact
+doubles they denote (``exact_double_mpf``). exact: values are ``fractions.Fraction``;
+operations whose value is not rational raise ``Inexact``. The rebinding that runs a
+function under a reading is ``verify.engine.interp``.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+import mpmath
+
+from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
+
+# bits kept for a folded constant that no double holds (1/3): far beyond any working
+# precision the oracle reaches, so no precision is frozen in
+_RATIONAL_BITS = 16384
+
+
+def exact_double_mpf(x: float | Fraction) -> mpmath.mpf:
+    """The double ``x`` as an mpf, exactly (independent of the working precision); a
+    Fraction (a folded constant's exact value) exactly where it is dyadic, else to
+    ``_RATIONAL_BITS`` bits."""
+    q = Fraction(x)
+    dyadic = q.denominator & (q.denominator - 1) == 0
+    bits = max(64, q.numerator.bit_length() + 1) if dyadic else _RATIONAL_BITS
+    return mpmath.mp.make_mpf(mpmath.libmp.from_rational(q.numerator, q.denominator, bits))
+
+
+
+
+# --------------------------------------------------------------------------- mpmath
+# Each name keeps the semantics of the library it stands for: Python's builtin max/min
+# return the first argument unless the second compares greater (smaller), so
+# max(nan, 1) is nan and max(1, nan) is 1; tl/torch/numpy maximum and minimum propagate
+# NaN; numpy's fmax/fmin ignore it; math.sqrt/math.log raise on a negative (or zero)
+# argument as Python does, while tl/torch/numpy return NaN (and log(0) = −∞).
+def _mp_max(a, b):
+    return b if b > a else a
+
+
+def _mp_min(a, b):
+    return b if b < a else a
+
+
+def _is_nan_value(x) -> bool:
+    return isinstance(x, mpmath.mpf) and mpmath.isnan(x)
+
+
+def _mp_maximum(a, b):
+    if _is_nan_value(a) or _is_nan_value(b):
+        return mpmath.nan
+    return a if a >= b else b
+
+
+def _mp_minimum(a, b):
+    if _is_nan_value(a) or _is_nan_value(b):
+        return mpmath.nan
+    return a if a <= b else b
+
+
+def _mp_fmax(a, b):
+    if _is_nan_value(a):
+        return b
+    if _is_nan_value(b):
+        return a
+    return a if a >= b else b
+
+
+def _mp_fmin(a, b):
+    if _is_nan_value(a):
+        return b
+    if _is_nan_value(b):
+        return a
+    return a if a <= b else b
+
+
+def _float_sqrt(x):
+    x = mpmath.mpf(x)
+    return mpmath.nan if x < 0 else mpmath.sqrt(x)
+
+
+def _float_log(x):
+    x = mpmath.mpf(x)
+    return mpmath.nan if x < 0 else mpmath.log(x)
+
+
+def _python_sqrt(x):
+    x = mpmath.mpf(x)
+    if x < 0:
+        raise ValueError("math domain error")
+    return mpmath.sqrt(x)
+
+
+def _python_log(x, base=None):
+    x = mpmath.mpf(x)
+    if x <= 0:
+        raise ValueError("math domain error")
+    return mpmath.log(x) if base is None else mpmath.log(x, base)
+
+
+def _python_log1p(x):
+    x = mpmath.mpf(x)
+    if x <= -1:
+        raise ValueError("math domain error")
+    return mpmath.log1p(x)
+
+
+def _python_log2(x):
+    return _python_log(x, 2)
+
+
+def _mp_where(c, a, b):
+    return a if c else b
+
+
+# Library constants are Python floats: the exact doubles they denote (one rule for
+# numbers), not mpmath's π and e.
+_PI, _E, _TAU = (exact_double_mpf(c) for c in (math.pi, math.e, math.tau))
+
+
+def _mp_logaddexp(a, b):
+    """numpy's logaddexp: log(eᵃ + eᵇ), −∞ for two −∞, NaN for a NaN."""
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    if mpmath.isnan(a) or mpmath.isnan(b):
+        return mpmath.nan
+    m = a if a >= b else b
+    if mpmath.isinf(m):
+        return m
+    return m + mpmath.log(mpmath.exp(a - m) + mpmath.exp(b - m))
+
+
+def _mp_clip(x, lo, hi):
+    """numpy's clip: minimum(maximum(x, lo), hi), NaN propagating."""
+    return _mp_minimum(_mp_maximum(x, lo), hi)
+
+
+def _mp_trunc(x):
+    return int(mpmath.floor(x)) if x >= 0 else -int(mpmath.floor(-x))
+
+
+def _mp_float_trunc(x):
+    x = mpmath.mpf(x)
+    if not mpmath.isfinite(x):
+        return x
+    return mpmath.mpf(_mp_trunc(x))
+
+
+# numpy/math scalar words shared by the mpmath reading of np and math
+_MP_NUMPY_EXTRA = dict(
+    logaddexp=_mp_logaddexp, clip=_mp_clip, trunc=_mp_float_trunc,
+    floor=lambda x: mpmath.floor(x), ceil=lambda x: mpmath.ceil(x),
+    square=lambda x: x * x, log2=lambda x: _float_log(x) / mpmath.log(2),
+    log10=lambda x: _float_log(x) / mpmath.log(10), exp2=lambda x: mpmath.power(2, x),
+    cbrt=mpmath.cbrt, negative=lambda x: -x, reciprocal=lambda x: 1 / x,
+    arctan=mpmath.atan, tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh,
+    isnan=mpmath.isnan, isinf=mpmath.isinf, isfinite=mpmath.isfinite)
+
+
+def make_mpmath() -> Interpretation:
+    tl = Namespace(
+        "tl", maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where, exp=mpmath.exp,
+        log=_float_log, sqrt=_float_sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
+        log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), cdiv=lambda a, b: -(-a // b),
+        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, sin=mpmath.sin,
+        cos=mpmath.cos, float32=None, float64=None, int32=None, int64=None)
+    mathns = Namespace(
+        "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
+        inf=mpmath.inf, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf, isnan=mpmath.isnan,
+        log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=mpmath.tanh,
+        sin=mpmath.sin, cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor,
+        ceil=mpmath.ceil,
+        copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot,
+        trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
+        tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh, isfinite=mpmath.isfinite)
+    np = Namespace(
+        "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
+        exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
+        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
+        fmin=_mp_fmin,
+        hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), **_MP_NUMPY_EXTRA)
+    return Interpretation("mpmath", tl, mathns,
+                          {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
+                           "abs": abs},
+                          np=np, torch=np, literal=exact_double_mpf, unfold=True)
+
+
+# --------------------------------------------------------------------------- exact
+class Inexact(Unsupported):
+    """An operation whose value is not a rational (exp, log, sqrt, ±∞)."""
+
+
+def make_exact() -> Interpretation:
+    """Values are ``fractions.Fraction`` (and ints): exact rational arithmetic, used to
+    replay a function where its sides are rational. exp/log/sqrt raise ``Inexact``; an
+    infinity turns into a float, which the caller sees as a non-rational result."""
+    def refuse(name):
+        def f(*_a, **_k):
+            raise Inexact(f"{name} is not rational")
+        f.unsupported = f"{name} is not rational"
+        return f
+
+    def where(c, a, b):
+        return a if c else b
+
+    def maximum(a, b):
+        return a if a >= b else b
+
+    def minimum(a, b):
+        return a if a <= b else b
+
+    common = dict(maximum=maximum, minimum=minimum, where=where, abs=abs,
+                  fma=lambda a, b, c: a * b + c, exp=refuse("exp"), log=refuse("log"),
+                  sqrt=refuse("sqrt"), exp2=refuse("exp2"), log2=refuse("log2"),
+                  sigmoid=refuse("sigmoid"), tanh=refuse("tanh"), log1p=refuse("log1p"),
+                  expm1=refuse("expm1"), inf=math.inf)
+    tl = Namespace("tl", cdiv=lambda a, b: -(-a // b), float32=None, float64=None,
+                   int32=None, int64=None, **common)
+    mathns = Namespace("math", fabs=abs, pi=Fraction(math.pi), e=Fraction(math.e),
+                       tau=Fraction(math.tau), floor=math.floor,
+                       ceil=math.ceil, **common)
+    np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
+                   (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e), **common)
+    return Interpretation("exact", tl, mathns,
+                          {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
+                           "abs": abs},
+                          np=np, torch=np, literal=Fraction, unfold=True)
