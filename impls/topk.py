@@ -86,35 +86,36 @@ def _sort_keys(bits, offs, ABS_MASK: tl.constexpr, INF_BITS: tl.constexpr):
 def _top_keys(keys, R: tl.constexpr, LOG_N: tl.constexpr, LOG_K: tl.constexpr):
     """Per row of ``keys`` [R, 2^LOG_N] (distinct int64 keys), the 2^LOG_K largest,
     descending: the bitonic top-k of tl.topk (sort runs of 2^LOG_K, then repeatedly keep
-    the larger half and re-merge). A compare–exchange of the entries whose positions
-    differ in bit B views a row as [L, 2, 2^B], splits the middle axis and puts the max
-    right (left where bit F of the position is set, or everywhere in the last stage).
-    Only builtins, all inline: Triton's interpreter pays per call and per op."""
+    the larger half and re-merge). After stage s a row holds 2^(LOG_N − s + S) keys in
+    runs of 2^S, S = min(s, LOG_K). Step i of stage s compare–exchanges the entries whose
+    positions differ in bit B = S − 1 − i: it views a row as [2^(LOG_N − s + i), 2, 2^B],
+    splits the middle axis and puts the max right (left where bit i of the first index is
+    set, or everywhere in the last stage). Only builtins, all inline (Triton's interpreter
+    pays per call and per op), and the shapes are written as constexpr expressions, never
+    bound to names: the compiler refuses to bind a tl.constexpr name twice, which an
+    unrolled loop body would do, and a plain name would hold a run-time value."""
     if LOG_K == 0:
         top = tl.max(keys, axis=1, keep_dims=True)
     else:
         h = keys
         for stage in tl.static_range(1, LOG_N + 1):
             if stage > LOG_K:  # keep the larger of the runs paired on bit LOG_K
-                BITS: tl.constexpr = LOG_N - stage + LOG_K
                 lo, hi = tl.split(tl.permute(
-                    tl.reshape(h, [R, 2 ** (BITS - LOG_K), 2, 2 ** LOG_K]), (0, 1, 3, 2)))
-                h = tl.reshape(tl.maximum(lo, hi), [R, 2 ** BITS])
-            else:
-                BITS: tl.constexpr = LOG_N
-            SPAN: tl.constexpr = stage if stage <= LOG_K else LOG_K
-            for i in tl.static_range(SPAN):
-                B: tl.constexpr = SPAN - 1 - i
-                L: tl.constexpr = 2 ** (BITS - B - 1)
-                lo, hi = tl.split(tl.permute(
-                    tl.reshape(h, [R, L, 2, 2 ** B]), (0, 1, 3, 2)))
+                    tl.reshape(h, [R, 2 ** (LOG_N - stage), 2, 2 ** LOG_K]), (0, 1, 3, 2)))
+                h = tl.reshape(tl.maximum(lo, hi), [R, 2 ** (LOG_N - stage + LOG_K)])
+            for i in tl.static_range(stage if stage <= LOG_K else LOG_K):
+                lo, hi = tl.split(tl.permute(tl.reshape(
+                    h, [R, 2 ** (LOG_N - stage + i), 2,
+                        2 ** ((stage if stage <= LOG_K else LOG_K) - 1 - i)]), (0, 1, 3, 2)))
                 if stage == LOG_N:
-                    flip = (tl.arange(0, L) >= 0)[None, :, None]
+                    flip = (tl.arange(0, 2 ** (LOG_N - stage + i)) >= 0)[None, :, None]
                 else:
-                    flip = (((tl.arange(0, L) >> (SPAN - B - 1)) & 1) != 0)[None, :, None]
+                    flip = (((tl.arange(0, 2 ** (LOG_N - stage + i)) >> i) & 1)
+                            != 0)[None, :, None]
                 small, large = tl.minimum(lo, hi), tl.maximum(lo, hi)
                 pair = tl.join(tl.where(flip, large, small), tl.where(flip, small, large))
-                h = tl.reshape(tl.permute(pair, (0, 1, 3, 2)), [R, 2 ** BITS])
+                h = tl.reshape(tl.permute(pair, (0, 1, 3, 2)),
+                               [R, 2 ** (LOG_N - stage + (stage if stage <= LOG_K else LOG_K))])
         top = h
     return top
 

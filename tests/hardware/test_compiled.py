@@ -73,21 +73,6 @@ def test_float32_matmul_is_tf32_and_refused_where_ieee_is_claimed():
         assert check({}, entry, input_precision="tf32")["ok"]
 
 
-# Launches that Triton refuses to compile for a GPU, with the message it gives. topk's
-# _top_keys annotates BITS (and SPAN, B, L) tl.constexpr inside a tl.static_range loop,
-# so the unrolled loop defines them again: every launch with KP >= 2 is refused (KP = 1
-# skips the loop). Listed so that the suite states the failure; fixing the kernel makes
-# this test fail until the entry is removed.
-_DOES_NOT_COMPILE = {"topk": "constexpr cannot be reassigned"}
-
-
-def _refused_for_a_known_reason(name: str, entry: dict) -> bool:
-    if name != "topk" or "error" not in entry:
-        return False
-    kp = int(entry["launch"].split("KP=")[1].split(",")[0])
-    return kp >= 2 and _DOES_NOT_COMPILE[name] in entry["error"]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", impls.kernel_names())
 def test_every_launch_compiles_and_backs_the_kernels_gpu_model(name):
@@ -99,12 +84,8 @@ def test_every_launch_compiles_and_backs_the_kernels_gpu_model(name):
     for target in ("sm_90a", "sm_100a"):
         entries = prof[target]["launches"]
         assert entries
-        known = [e for e in entries if _refused_for_a_known_reason(name, e)]
-        assert all("error" not in e for e in entries if e not in known), \
-            [e["error"][-400:] for e in entries if "error" in e and e not in known]
-        if name in _DOES_NOT_COMPILE:
-            assert known, f"{name} compiles now: remove it from _DOES_NOT_COMPILE"
-            continue
+        assert all("error" not in e for e in entries), \
+            [e["error"][-400:] for e in entries if "error" in e]
         assert prof[target]["ok"], prof[target]["problems"]
         for e in entries:
             assert e["model_check"]["ok"], (e["launch"], e["model_check"]["problems"])
