@@ -168,7 +168,9 @@ def _guard(worker: int, stopping: set) -> None:
     status = None
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
-        _, status = os.waitpid(worker, 0)
+        # wait without reaping: a stop that lands just after the wait returns must not
+        # lose the worker's status, which the loop below collects with the rest
+        os.waitid(os.P_PID, worker, os.WEXITED | os.WNOWAIT)
     except (_Stop, ChildProcessError):
         pass
     signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
