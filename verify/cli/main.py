@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from verify.argtypes import gib, positive_int, seconds, seed
 from verify.errors import BadInput
 from verify.processes import DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB
 
@@ -56,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
         return sp
 
     def jobs(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--jobs", type=_positive, default=_cores(), metavar="N",
+        sp.add_argument("--jobs", type=positive_int, default=_cores(), metavar="N",
                         help=f"processes checking laws in parallel (default and most: "
                              f"the number of cores, {_cores()} here)")
 
@@ -68,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument("--out", default="certificates", metavar="DIR",
                             help="directory the certificate files are written to "
                                  "(default: certificates)")
-            sp.add_argument("--seed", type=_seed, default=0,
+            sp.add_argument("--seed", type=seed, default=0,
                             help="seed of the generated test cases (default 0)")
 
     def smt(sp: argparse.ArgumentParser) -> None:
@@ -78,15 +79,15 @@ def _parser() -> argparse.ArgumentParser:
                              "(python -m verify.decide.recheck DIR re-checks them with cvc5)")
 
     def timeout(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
+        sp.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
                         metavar="SECONDS",
                         help="time limit for loading and checking your file, which runs "
                              f"in a separate process (default {DEFAULT_TIMEOUT:g})")
-        sp.add_argument("--load-timeout", type=_seconds, default=DEFAULT_LOAD_TIMEOUT,
+        sp.add_argument("--load-timeout", type=seconds, default=DEFAULT_LOAD_TIMEOUT,
                         metavar="SECONDS",
                         help="time limit for importing your file (its module-level code) "
                              f"and accepting its function (default {DEFAULT_LOAD_TIMEOUT:g})")
-        sp.add_argument("--memory", type=_gib, default=DEFAULT_MEMORY_GIB, metavar="GIB",
+        sp.add_argument("--memory", type=gib, default=DEFAULT_MEMORY_GIB, metavar="GIB",
                         help="address space allowed to the process running your file, in "
                              f"GiB (default {DEFAULT_MEMORY_GIB:g})")
 
@@ -167,48 +168,6 @@ def _parser() -> argparse.ArgumentParser:
                    help="your answer, checked by the auditor")
     timeout(x)
     return p
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, "
-                                         f"got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if not 0 <= value < 2 ** 32:
-        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**32 - 1, "
-                                         f"got {text!r}")
-    return value
-
-
-def _gib(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of GiB, got {text!r}") from None
-    if not 0.5 <= value < 2 ** 20:
-        raise argparse.ArgumentTypeError(f"expected at least 0.5 GiB, got {text!r}")
-    return value
 
 
 def check_out_dir(path: str, option: str = "--out") -> None:

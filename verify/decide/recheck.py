@@ -26,6 +26,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from verify.argtypes import positive_int
 from verify.decide.smt import z3_answer
 
 DEFAULT_TIMEOUT_MS = 5000
@@ -124,16 +125,6 @@ class _Bad(Exception):
     pass
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     """0 when cvc5 disagrees with z3 nowhere, 1 on a disagreement, 2 with one line on
     stderr for bad usage: a directory that does not exist (unless ``--dump`` makes
@@ -142,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = _Parser(prog="python -m verify.decide.recheck")
     ap.add_argument("directory")
     ap.add_argument("--dump", action="store_true", help="first write the catalog's queries")
-    ap.add_argument("--jobs", type=_positive, default=2)
-    ap.add_argument("--timeout-ms", type=_positive, default=DEFAULT_TIMEOUT_MS)
+    ap.add_argument("--jobs", type=positive_int, default=2)
+    ap.add_argument("--timeout-ms", type=positive_int, default=DEFAULT_TIMEOUT_MS)
     try:
         args = ap.parse_args(argv)
         if not args.dump and not os.path.isdir(args.directory):
