@@ -24,6 +24,7 @@ import textwrap
 import types
 from typing import Any
 
+from verify.engine.faithful import closure_values, code_names
 from verify.engine.interp import unwrap
 from verify.auditing.signature import call_name
 
@@ -64,29 +65,16 @@ def reachable_functions(fn: types.FunctionType) -> list[types.FunctionType]:
 
 
 def _referenced(f: types.FunctionType) -> list[Any]:
-    names = _names(f.__code__)
+    names = code_names(f.__code__)
     out: list[Any] = []
     values = [f.__globals__[n] for n in names if n in f.__globals__]
-    for cell in f.__closure__ or ():
-        try:
-            values.append(cell.cell_contents)
-        except ValueError:  # an empty cell
-            continue
+    values += closure_values(f)
     for value in values:
         if isinstance(value, types.ModuleType):
             out += [getattr(value, n) for n in names if hasattr(value, n)]
         else:
             out.append(unwrap(value) if callable(value) else value)
     return [unwrap(v) for v in out if callable(v)]
-
-
-def _names(code: types.CodeType) -> set[str]:
-    """Global and attribute names used by the code and its nested code objects."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _names(const)
-    return names
 
 
 def _user_code(f: types.FunctionType) -> bool:

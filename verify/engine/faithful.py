@@ -102,32 +102,36 @@ def refusal(fn: Any) -> str | None:
         elif isinstance(obj, types.FunctionType) and _own(obj):
             # the checker's wrappers: only what they were handed (the user's function)
             stack.extend(obj.__defaults__ or ())
-            for cell in obj.__closure__ or ():
-                try:
-                    stack.append(cell.cell_contents)
-                except ValueError:
-                    pass
+            stack.extend(closure_values(obj))
         elif isinstance(obj, types.FunctionType) and not _library(obj):
             why = _code_refusal(obj.__code__, f"{obj.__qualname__}")
             if why:
                 return why
-            names = _names(obj.__code__)
+            names = code_names(obj.__code__)
             stack.extend(v for k, v in obj.__globals__.items() if k in names)
             stack.extend(obj.__defaults__ or ())
-            for cell in obj.__closure__ or ():
-                try:
-                    stack.append(cell.cell_contents)
-                except ValueError:
-                    pass
+            stack.extend(closure_values(obj))
         elif isinstance(obj, types.ModuleType) and not _library(obj):
             stack.extend(v for v in vars(obj).values()
                          if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
     return None
 
 
-def _names(code: types.CodeType) -> set[str]:
+def code_names(code: types.CodeType) -> set[str]:
+    """Global and attribute names used by the code and its nested code objects."""
     names = set(code.co_names)
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
-            names |= _names(c)
+            names |= code_names(c)
     return names
+
+
+def closure_values(fn: types.FunctionType) -> list[Any]:
+    """The values in ``fn``'s closure cells (an empty cell is left out)."""
+    out = []
+    for cell in fn.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            pass
+    return out

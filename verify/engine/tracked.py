@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
+from verify.engine.faithful import closure_values, code_names
+
 U = 2.0 ** -53
 
 
@@ -237,24 +239,12 @@ def literals(fns: list[Any]) -> set[float]:
             stack.append(obj.__code__)
             stack.extend(obj.__defaults__ or ())
             stack.extend((obj.__kwdefaults__ or {}).values())
-            for cell in obj.__closure__ or ():
-                try:
-                    stack.append(cell.cell_contents)
-                except ValueError:
-                    pass
-            names = _names(obj.__code__)
+            stack.extend(closure_values(obj))
+            names = code_names(obj.__code__)
             stack.extend(v for k, v in obj.__globals__.items() if k in names)
         elif isinstance(obj, types.ModuleType) and not _library(obj):
             stack.extend(vars(obj).values())
     return out
-
-
-def _names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _names(c)
-    return names
 
 
 def _library(module: types.ModuleType) -> bool:
