@@ -10,18 +10,27 @@ float32's precision (cancellation), in which case the case is limited to float32
     rows(n=[1, 7, 257], classes=("random", "-inf-mask", "fully-masked-row"))
     matrices([(33, 17, 65), (40, 1, 24)])
 
+Defaults: ``rows()`` draws every row class (``ROW_CLASSES``: random, length 1, ties,
+huge dynamic range, cancellation, −∞ masks, fully masked rows, −0.0, a large offset) at
+lengths 1, 7, 17, 64 and 257 (17 and 257 one past a power of two); bound to a reference
+without a masked-rows convention (``bind`` calls ``for_masks``) it leaves the two mask
+classes out, since −∞ inputs have no agreed result there. ``matrices()`` draws random,
+huge-dynamic-range and cancellation products, K = 1 among its shapes. Classes chosen
+explicitly are drawn as chosen.
+
 What it does not cover: +∞ and NaN inputs (no catalog contract defines them), and
 denormal inputs (they are not exact in every format at once).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import numpy as np
 import torch
 
 from impls.spec import Case
+from verify.errors import BadInput
 
 ROW_CLASSES = ("random", "length-1", "ties", "huge-dynamic-range", "cancellation",
                "-inf-mask", "fully-masked-row", "negative-zero", "large-offset")
@@ -81,17 +90,29 @@ def _row_values(kind: str, rows: int, n: int, rng: np.random.Generator) -> np.nd
 
 @dataclass(frozen=True)
 class RowCases:
-    """Rows of lengths ``n`` (the reduced dim last), one case per length and class."""
+    """Rows of lengths ``n`` (the reduced dim last), one case per length and class;
+    ``classes`` None: every class (``kinds``)."""
 
     n: Sequence[int] = DEFAULT_N
-    classes: Sequence[str] = ("random", "length-1", "ties", "huge-dynamic-range")
+    classes: Sequence[str] | None = None
     rows: int = 3
     name: str = "x"
+
+    def kinds(self) -> tuple[str, ...]:
+        """The classes drawn: those chosen, or every one."""
+        return ROW_CLASSES if self.classes is None else tuple(self.classes)
+
+    def for_masks(self, defined: bool) -> "RowCases":
+        """These cases for a reference that does (``defined``) or does not state what a
+        −∞ entry means: the default classes lose the mask classes where it does not."""
+        if defined or self.classes is not None:
+            return self
+        return replace(self, classes=tuple(k for k in ROW_CLASSES if k not in MASK_CLASSES))
 
     def __call__(self, seed: int = 0, backend: str = "triton-interpreter") -> list[Case]:
         rng = np.random.default_rng(seed)
         out = []
-        for kind in self.classes:
+        for kind in self.kinds():
             for n in self.n:
                 x = _row_values(kind, self.rows, n, rng)
                 if x is None:
@@ -112,7 +133,7 @@ class RowCases:
         """A hypothesis strategy of single cases drawn from these classes and lengths."""
         from hypothesis import strategies as st
         return st.builds(lambda kind, n, seed: _one_row_case(kind, n, self.rows, seed, self.name),
-                         st.sampled_from(list(self.classes)), st.sampled_from(list(self.n)),
+                         st.sampled_from(list(self.kinds())), st.sampled_from(list(self.n)),
                          st.integers(0, 2 ** 31 - 1)).filter(lambda c: c is not None)
 
 
@@ -129,9 +150,16 @@ def _one_row_case(kind: str, n: int, rows: int, seed: int, name: str) -> Case | 
 
 def rows(n: Iterable[int] = DEFAULT_N, classes: Iterable[str] | None = None,
          rows: int = 3, name: str = "x") -> RowCases:
-    """Row cases; ``classes`` default: random, length-1, ties, huge-dynamic-range."""
-    kw = {} if classes is None else {"classes": tuple(classes)}
-    return RowCases(n=tuple(n), rows=rows, name=name, **kw)
+    """Row cases; ``classes`` default: every row class (``ROW_CLASSES``; the mask
+    classes only for a reference with a masked-rows convention, ``RowCases.for_masks``)."""
+    if classes is not None:
+        classes = tuple(classes)
+        unknown = [k for k in classes if k not in ROW_CLASSES]
+        if unknown:
+            raise BadInput(f"unknown row class(es) {', '.join(map(repr, unknown))} "
+                           f"(known: {', '.join(ROW_CLASSES)})")
+    return RowCases(n=tuple(n), classes=None if classes is None else tuple(classes),
+                    rows=rows, name=name)
 
 
 @dataclass(frozen=True)

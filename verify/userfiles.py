@@ -5,8 +5,10 @@ in ``sys.modules`` or ``sys.path`` when it fails.
 
 The file is imported as a module of its own, under a name unique to its absolute path
 (two files called ``kernel.py`` in different folders never meet), with its folder
-first on ``sys.path`` meanwhile so that its sibling modules import as they would when
-Python runs the file.
+first on ``sys.path`` meanwhile (and any folders the caller adds, such as the current
+one) so that its sibling modules import as they would when Python runs the file.
+``importable`` is the same arrangement for code run later (a wrapper that imports
+lazily).
 
 Does not cover: isolation. The file runs with this process's rights; the command line
 runs it in a child process (``verify.cli.sandbox``).
@@ -20,9 +22,13 @@ import io
 import os
 import sys
 import types
+from typing import Iterator
 
 from verify.decide.limits import one_line
 from verify.errors import BadInput
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGES = tuple(os.path.join(_ROOT, p) + os.sep for p in ("impls", "laws", "verify", "papers"))
 
 
 def split_target(target: str, *, what: str, default: str | None = None,
@@ -55,10 +61,38 @@ def read_source(path: str, error: type[BadInput] = BadInput) -> str:
     return source
 
 
+@contextlib.contextmanager
+def importable(*folders: str | None) -> Iterator[None]:
+    """Within the block each folder (None: skipped) is on ``sys.path``, in front, unless
+    it already was; afterwards ``sys.path`` is as it was."""
+    added = []
+    for folder in reversed([f for f in folders if f]):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+            added.append(folder)
+    try:
+        yield
+    finally:
+        for folder in added:
+            if folder in sys.path:
+                sys.path.remove(folder)
+
+
+def folders(*codes: types.CodeType | None) -> tuple[str, ...]:
+    """The folders of the files the code objects come from (the project's packages
+    skipped: they import as packages), each once, in order: what a wrapper defined
+    there may import."""
+    found = (os.path.dirname(os.path.abspath(c.co_filename)) for c in codes
+             if c is not None and os.path.isfile(c.co_filename))
+    return tuple(dict.fromkeys(f for f in found if not (f + os.sep).startswith(_PACKAGES)))
+
+
 def import_file(path: str, prefix: str, *, prints_to: io.TextIOBase | None = None,
-                error: type[BadInput] = BadInput) -> types.ModuleType:
-    """Import the file as module ``{prefix}_{stem}_{hash of its absolute path}``. Its
-    prints go to ``prints_to`` (discarded when None)."""
+                error: type[BadInput] = BadInput, also: tuple[str, ...] = ()
+                ) -> types.ModuleType:
+    """Import the file as module ``{prefix}_{stem}_{hash of its absolute path}``, its
+    folder and the folders ``also`` importable meanwhile. Its prints go to
+    ``prints_to`` (discarded when None)."""
     read_source(path, error)
     absolute = os.path.abspath(path)
     stem = "".join(c if c.isalnum() else "_" for c in os.path.basename(path)[:-3])
@@ -68,19 +102,13 @@ def import_file(path: str, prefix: str, *, prints_to: io.TextIOBase | None = Non
         raise error(f"{path}: cannot be loaded as a module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[modname] = module
-    folder = os.path.dirname(absolute)
-    added = folder not in sys.path
-    if added:
-        sys.path.insert(0, folder)
     try:
-        with contextlib.redirect_stdout(prints_to if prints_to is not None else io.StringIO()):
+        with importable(os.path.dirname(absolute), *also), \
+                contextlib.redirect_stdout(prints_to if prints_to is not None else io.StringIO()):
             spec.loader.exec_module(module)
     except Exception as exc:  # the user's file failed at import: its error, one line
         sys.modules.pop(modname, None)
         what = one_line(exc) if isinstance(exc, BadInput) else \
             f"{type(exc).__name__}: {one_line(exc)}"  # a BadInput says what it is
         raise error(f"{path}: importing the file failed: {what}") from None
-    finally:
-        if added and folder in sys.path:
-            sys.path.remove(folder)
     return module

@@ -9,8 +9,11 @@
 What the spec gets:
 - ``run``: the wrapper called with the reference's inputs (converted to the dtype, on
   the kernel device) positionally, plus those reference options the wrapper's
-  signature names (``eps=...``); a tensor, tuple or dict result is matched to the
-  reference's outputs (``outputs=`` names those the wrapper returns, in order).
+  signature names (``eps=...``), with the wrapper's folder and the current one
+  importable; its result is matched to the reference's outputs by outputs.py: a dict
+  by key, a named tuple by field, a tuple by position — ``outputs=("y", "rstd")``
+  names the outputs returned, in order, ``outputs={"y": 0, "rstd": 2}`` maps each
+  to its position — and a count that differs from the names is an error, not a guess.
 - ``oracle``: the reference evaluated in float64 with ``radius.HOST64``; the radius of
   that evaluation (its own error) is recorded and added to the bound.
 - ``bound``: derived — the reference evaluated on balls under the backend's model
@@ -23,20 +26,29 @@ What the spec gets:
   computed for every case alongside and kept in ``binding_of(spec).power``.
 - ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
   family), completed with the reference's other inputs (weights, ...).
-- ``combine``/``algorithm``: with ``kernel=`` (the ``@triton.jit`` function), the combines
+- ``name``: the certificate's name (naming.py): ``name=``, else derived from the
+  wrapper (``load_binding`` renames it after the file and variable); never a project
+  kernel's.
+- ``combine``/``algorithm``: with ``kernel=`` (the ``@triton.jit`` function, also under
+  ``@triton.autotune``/``@triton.heuristics``, which are peeled), the combines
   passed to ``tl.reduce``/``tl.associative_scan`` are found and audited
   (``discover.py``); a combine refuted associative makes every case fail with the
   counterexample.
 
 ``as_spec`` binds a kernel module's ``BoundKernel`` (impls/spec.py: the same arguments
 as data, so that impls/ imports nothing from verify/). ``load_binding("FILE.py:NAME")``
-loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME`` runs).
+loads a user's file and returns the spec it binds (what ``certify FILE.py:NAME`` runs;
+loading.py); probe.py runs it once on its smallest case to find a bad output mapping or
+a wrapper that raises before any work.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
+import os
 import sys
-from dataclasses import dataclass, field
+import zlib
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -49,24 +61,33 @@ from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current
 from verify.certification import power as test_power
 from verify.certification import bounds
 from verify.certification.radius_rounding import round_up
-from verify.cases import matrices, rows
+from verify.cases import RowCases, matrices, rows
 from verify.certification.references import Reference, lookup
+from verify.certification import naming
+from verify.certification.crashes import Refusal
+from verify.certification.outputs import OutputMap, output_map
 from verify import userfiles
-from verify.decide.limits import one_line
+from verify.kernelobjects import autotune_in_turn, jit_function
 from verify.errors import BadInput
 
 
 @dataclass(frozen=True)
 class Running:
     """What to run: the wrapper (or ``call(fn, args, options)`` that calls it), the
-    outputs it returns in order, the ``@triton.jit`` function whose combines are audited,
-    and the kernel's own algorithm facts (``describe(backend)``)."""
+    outputs compared (``returns``; at ``positions`` of a returned tuple for an outputs
+    map, outputs.py), the ``@triton.jit`` function whose combines are audited, the
+    kernel's own algorithm facts (``describe(backend)``), whether the certificate name
+    was given (``name=``) rather than derived (naming.py), and the folders importable
+    while the wrapper runs (its own and the binding file's; the current one too)."""
 
     fn: Callable
     returns: tuple[str, ...]
     call: Callable | None = None
     kernel: Any = None
     describe: Callable[[str], dict] | None = None
+    positions: tuple[int, ...] | None = None
+    named: bool = False
+    folders: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,16 +159,27 @@ class Binding:
         return {k: place(k, v) for k, v in case.inputs.items()}
 
     def run(self, case: Case, dtype: str, fn: Callable | None = None) -> dict:
-        """The wrapper (or ``fn``, a variant of it such as a planted bug) on the case."""
+        """The wrapper (or ``fn``, a variant of it such as a planted bug) on the case,
+        once the kernel's combines are audited (``call`` skips the audit)."""
         self._refuse_bad_combines()
+        return self.call(case, dtype, fn)
+
+    def call(self, case: Case, dtype: str, fn: Callable | None = None) -> dict:
+        """The outputs of the wrapper (or ``fn``) on the case, matched to their names;
+        the wrapper's folder and the current one are importable meanwhile. In the
+        interpreter an autotuned kernel's configurations take turns over the cases
+        (the one chosen by a hash of the case's name; kernelobjects.py)."""
         fn = fn or self.running.fn
         args = self.tensors(case, dtype)
-        if self.running.call is not None:
-            result = self.running.call(fn, args, dict(self.against.options))
-        else:
-            names = inspect.signature(fn).parameters
-            kwargs = {k: v for k, v in self.against.options.items() if k in names}
-            result = fn(*[args[k] for k in self.against.reference.inputs], **kwargs)
+        turns = (autotune_in_turn(zlib.crc32(case.name.encode()))
+                 if current_backend() != "gpu" else contextlib.nullcontext())
+        with userfiles.importable(*self.running.folders, os.getcwd()), turns:
+            if self.running.call is not None:
+                result = self.running.call(fn, args, dict(self.against.options))
+            else:
+                names = inspect.signature(fn).parameters
+                kwargs = {k: v for k, v in self.against.options.items() if k in names}
+                result = fn(*[args[k] for k in self.against.reference.inputs], **kwargs)
         out = self._match(result)
         if self.against.extra is not None:
             out.update(self.against.extra.run(case, dtype, out))
@@ -158,14 +190,7 @@ class Binding:
         return lambda case, dtype: self.run(case, dtype, fn)
 
     def _match(self, result: Any) -> dict:
-        if isinstance(result, Mapping):
-            return dict(result)
-        if isinstance(result, torch.Tensor):
-            result = (result,)
-        if len(result) < len(self.running.returns):
-            raise ValueError(f"the wrapper returned {len(result)} value(s) but the binding "
-                             f"expects {', '.join(self.running.returns)}")
-        return dict(zip(self.running.returns, result))
+        return OutputMap(self.running.returns, self.running.positions).match(result)
 
     def _refuse_bad_combines(self) -> None:
         if self.running.kernel is None:
@@ -175,7 +200,7 @@ class Binding:
             self.records.combines = audit_kernel(self.running.kernel)
         bad = [c for c in self.records.combines["combines"] if not c["ok"]]
         if bad:
-            raise AssertionError("; ".join(c["failure"] for c in bad))
+            raise Refusal("; ".join(c["failure"] for c in bad))
 
     # oracle and bound ---------------------------------------------------------------
     def _reference_fn(self):
@@ -332,11 +357,16 @@ def _cpu64(x: Any) -> torch.Tensor:
     return torch.as_tensor(x).detach().to("cpu", torch.float64)
 
 
+def _masks_defined(reference: Reference) -> bool:
+    """Whether the reference states what a −∞ entry means (its masked-rows option)."""
+    return "masked_rows" in reference.options
+
+
 def _default_cases(reference: Reference):
     if reference.cases == "matrices":
         return matrices()
     if reference.cases == "rows":
-        return rows()
+        return rows().for_masks(_masks_defined(reference))
     raise BadInput(f"reference {reference.name!r} needs explicit inputs= (a case set)")
 
 
@@ -369,15 +399,21 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     if unknown:
         raise BadInput(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
                          f"(it has: {', '.join(ref.options) or 'none'})")
-    returns = tuple(outputs) if outputs is not None else ref.outputs
-    missing = [o for o in returns if o not in ref.outputs]
-    if missing:
-        raise BadInput(f"reference {ref.name!r} has no output(s) {', '.join(missing)}")
+    chosen = output_map(outputs, ref.name, ref.outputs)
+    jit = jit_function(kernel)
+    if kernel is not None and jit is None:
+        raise BadInput(f"kernel= expects the @triton.jit function (autotuned or not), got "
+                       f"a {type(kernel).__name__}")
+    if isinstance(inputs, RowCases):       # default classes: masks only where defined
+        inputs = inputs.for_masks(_masks_defined(ref))
     strange = [k for k in (formats or {}) if k not in ref.inputs]
     if strange:
         raise BadInput(f"reference {ref.name!r} has no input(s) {', '.join(strange)}")
     b = Binding(
-        running=Running(fn=fn, returns=returns, call=call, kernel=kernel, describe=describe),
+        running=Running(fn=fn, returns=chosen.names, call=call, kernel=jit, describe=describe,
+                        positions=chosen.positions, named=name is not None,
+                        folders=userfiles.folders(getattr(fn, "__code__", None),
+                                                  sys._getframe(1).f_code)),
         against=Against(reference=ref, options={**ref.options, **options},
                         formats=dict(formats or {}), extra=extra),
         source=Source(inputs=inputs, dtypes=tuple(dtypes)),
@@ -387,12 +423,12 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
                       derived_dtypes=tuple(dtypes if derived_dtypes is None and hand_bound is None
                                            else derived_dtypes or ())))
     source = inspect.getsourcefile(fn) if inspect.isfunction(fn) else None
+    title = naming.explicit(name) if name is not None else naming.from_wrapper(fn)
     return KernelSpec(
-        name=name or getattr(fn, "__name__", "kernel"), laws=tuple(laws),
-        summary=summary or f"{getattr(fn, '__name__', 'kernel')} computes {ref.name}",
+        name=title, laws=tuple(laws), summary=summary or f"{title} computes {ref.name}",
         combine=combine, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
         cases=b.cases, algorithm=b.algorithm, precision=b.precision,
-        exact_outputs=tuple(o for o in ref.exact_outputs if o in returns),
+        exact_outputs=tuple(o for o in ref.exact_outputs if o in chosen.names),
         planted={k: b.variant(v) for k, v in (planted or {}).items()},
         reference=b.naive, bench=bench, sources=(source,) if source else (),
         contract_classes=tuple(contract_classes), gpu_model=dict(GPU_MODEL))
@@ -422,59 +458,21 @@ def as_spec(kernel: KernelSpec | BoundKernel) -> KernelSpec:
         return cached[1]
     d = kernel.derived
     spec = bind(kernel.wrapper, d.reference, kernel.cases, kernel.dtypes, outputs=d.outputs,
-                name=kernel.name, block=d.block, kernel=d.kernel, summary=kernel.summary,
+                block=d.block, kernel=d.kernel, summary=kernel.summary,
                 dot_input=d.dot_input, tensor_core=d.tensor_core, formats=d.formats,
                 laws=kernel.laws, combine=kernel.combine, describe=kernel.algorithm,
                 bench=kernel.bench, hand_bound=kernel.hand_bound,
                 derived_dtypes=d.derived_dtypes, contract_classes=kernel.contract_classes,
                 extra=d.extra, **d.options)
+    spec = replace(spec, name=kernel.name)     # a project kernel's own name (naming.py)
     _BOUND[id(kernel)] = (kernel, spec)
     return spec
 
 
 # --------------------------------------------------------------------------- loading a file
 def load_binding(target: str) -> KernelSpec:
-    """The ``KernelSpec`` named by ``FILE.py:NAME`` (``FILE.py`` alone: its ``KERNEL``),
-    loaded by executing FILE.py in this process (the file's directory first on
-    ``sys.path`` meanwhile, its prints sent to stderr). NAME may be a spec or a function
-    callable without arguments that returns one (``def binding(fn=my_kernel): ...``).
-
-    Raises ``BadInput`` with a one-line message for: a missing or unreadable file, a
-    file that is not .py, a syntax error, a file that fails at import, no such name, and
-    a name that is not (and does not return) a KernelSpec. Does not sandbox the file: it
-    runs with this process's rights, so run it in a child process for untrusted code."""
-    path, name = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
-                                        default="KERNEL")
-    module = userfiles.import_file(path, "lawcheck_bound", prints_to=sys.stderr)
-    if not name.isidentifier() or not hasattr(module, name):
-        specs = sorted(k for k, v in vars(module).items() if isinstance(v, KernelSpec))
-        hint = f" (kernel specs there: {', '.join(specs)})" if specs else \
-            " (bind one with verify.certification.binding.bind)"
-        raise BadInput(f"{path}: no name {name!r}{hint}")
-    return _as_spec(getattr(module, name), path, name)
-
-
-def _as_spec(value: Any, path: str, name: str) -> KernelSpec:
-    if isinstance(value, KernelSpec):
-        return value
-    if callable(value) and not isinstance(value, type) and _no_required_arguments(value):
-        try:
-            made = value()
-        except Exception as exc:  # the user's binding function failed: its error, one line
-            raise BadInput(f"{path}:{name}() failed: {type(exc).__name__}: "
-                           f"{one_line(exc)}") from None
-        if isinstance(made, KernelSpec):
-            return made
-        raise BadInput(f"{path}:{name}() returned a {type(made).__name__}, not a KernelSpec "
-                       "(make one with verify.certification.binding.bind)")
-    raise BadInput(f"{path}:{name} is a {type(value).__name__}, not a KernelSpec "
-                   "(make one with verify.certification.binding.bind)")
-
-
-def _no_required_arguments(fn: Callable) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-               for p in params)
+    """The ``KernelSpec`` named by ``FILE.py:NAME`` (``FILE.py`` alone: its ``KERNEL``);
+    see ``loading.load_binding`` for what is importable, the name it gets and the
+    ``BadInput`` of every unusable target."""
+    from verify.certification import loading
+    return loading.load_binding(target)

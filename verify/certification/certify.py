@@ -13,7 +13,11 @@ bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 wrongly,
 the interpreter's certificate skips it and says so.
 
 Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
-tensor fails the case with a one-line reason, a read outside one reads poison. Many
+tensor fails the case with a one-line reason, a read outside one reads poison. A case
+that raises is a crash, not a numeric failure: its record carries ``crash`` (the
+exception's type and first line) and ``crash_at`` (file:line, in the kernel's own files
+where the traceback passes through them; crashes.py), and a certificate whose every
+case crashed says so in its notes. Many
 kernels at once (``certify_all``, batch.py) run in a child process, so a crash becomes
 a failing certificate; sources.py lists the files a certificate hashes, links.py checks
 that kernels and laws name each other.
@@ -39,9 +43,10 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, document, power
+from verify.certification import contract, crashes, document, power
 from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
+from verify.certification.crashes import Refusal
 from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
 from verify import hardware
@@ -163,6 +168,9 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
         notes.append("the kernel supplied no cases: nothing was certified")
     if not per_dtype:
         notes.append("no dtype was certified on this backend")
+    crashed = crashes.all_crashed(per_dtype)
+    if crashed:  # a certificate of crashes, not of numbers that failed
+        notes.append(crashed)
     laws = law_verdicts(spec.laws, law_results) if check_laws else {
         law_id: {"verdict": "not checked", "ok": False} for law_id in spec.laws}
     if check_laws and not strict:
@@ -227,8 +235,13 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                 records.append(record)
                 continue
             bound = _with_oracle_error(spec.bound(case, dtype, outputs), oracle, meta)
-        except Exception as exc:  # a crash fails the case; it does not stop the others
+        except Refusal as exc:  # refused on purpose (a combine refuted): not a crash
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
+            records.append(record)
+            continue
+        except Exception as exc:  # a crash fails the case; it does not stop the others
+            record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}",
+                          **crashes.describe(exc, spec.sources), **{"pass": False})
             records.append(record)
             continue
         formula = formula or bound.get("_formula")

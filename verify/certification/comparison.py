@@ -4,6 +4,11 @@ exact equality for outputs that must match bit for bit (indices, exact kernels).
 A float output passes when ρ = max(error / bound) ≤ 1 (0/0 counts as 0; an error over a
 zero bound is ρ = ∞) and it is NaN exactly where the oracle is; an exact output passes
 when every element equals the oracle's, −0.0 told apart from +0.0.
+
+Where a comparison fails it says where and by how much: ``worst_index`` (the element
+of largest error/bound) with ``worst_kernel``, ``worst_oracle``, ``worst_bound`` and
+``worst_rho`` there; an exact comparison gives its first mismatch the same way
+(``first_mismatch``, ``kernel``, ``oracle``).
 """
 from __future__ import annotations
 
@@ -41,6 +46,9 @@ def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
     rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
     worst = int(ratio.flatten().argmax()) if ratio.numel() else None
     finite_b = b[torch.isfinite(b)]
+    at = {} if worst is None else {
+        "worst_kernel": float(o.flatten()[worst]), "worst_oracle": float(r.flatten()[worst]),
+        "worst_bound": float(b.flatten()[worst]), "worst_rho": float(ratio.flatten()[worst])}
     return {
         "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
         "rho": rho,
@@ -48,8 +56,9 @@ def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
         "max_bound": float(finite_b.max()) if finite_b.numel() else None,
         "max_relative_error": float(rel.max()) if rel.numel() else 0.0,
         "nan_mismatches": int(nan_mismatch.sum()),
-        "worst_index": (list(torch.unravel_index(torch.tensor(worst), r.shape))
+        "worst_index": ([int(i) for i in torch.unravel_index(torch.tensor(worst), r.shape)]
                         if worst is not None and r.dim() else None),
+        **at,
         "elements": r.numel(),
     }
 
@@ -68,4 +77,10 @@ def compare_exact(out: Any, oracle: Any) -> dict:
     else:
         equal = o.to(torch.int64) == r.to(torch.int64)
     mismatches = int((~equal).sum())
-    return {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
+    out = {"ok": mismatches == 0, "mismatches": mismatches, "elements": r.numel()}
+    if mismatches:
+        first = int((~equal).flatten().nonzero()[0])
+        out["first_mismatch"] = {
+            "index": [int(i) for i in torch.unravel_index(torch.tensor(first), r.shape)],
+            "kernel": o.flatten()[first].item(), "oracle": r.flatten()[first].item()}
+    return out

@@ -8,7 +8,8 @@ lane i with lane i ^ k), so commutativity is required there too; ``tl.associativ
 keeps operand order (its lowering combines an earlier segment with a later one), so it
 needs associativity only.
 
-The kernel's source (``kernel.fn``) is parsed; the combine argument (third positional
+The kernel's source (``kernel.fn``, under any ``@triton.autotune``/``@triton.heuristics``
+layers) is parsed; the combine argument (third positional
 or ``combine_fn=``) is resolved through the kernel's globals, also when it is a
 ``@triton.jit`` helper or ``module.name``. Each is audited by the project's auditor
 (``verify.auditing.audit.audit_function``: z3 first, the searcher when z3 cannot
@@ -25,12 +26,15 @@ import io
 import textwrap
 from typing import Any
 
+from verify.kernelobjects import python_function
+
 PRIMITIVES = {"reduce": ("associative", "commutative"),
               "associative_scan": ("associative",)}
 HOLDING = ("proved", "proved-bounded", "tested")
 
 
 def _raw(fn: Any) -> Any:
+    fn = python_function(fn)      # through @triton.autotune / @triton.heuristics layers
     while hasattr(fn, "fn") and callable(fn.fn):
         fn = fn.fn
     return fn

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from verify.certification import contract, fidelity
 from verify.certification.binding import Binding
 from verify.certification.environment import device_description, normalize_backend, versions
+from verify.certification.naming import sanitized
 from verify.certification.sources import hash_sources, source_files
 from verify.jsonio import write_atomic
 
@@ -148,7 +149,8 @@ def failed(name: str, backend: str, reason: str) -> dict:
 
 # --------------------------------------------------------------------------- files
 def filename(cert: Mapping[str, Any]) -> str:
-    return f"{cert['kernel']}.{normalize_backend(cert['backend'])}.json"
+    """``<kernel>.<backend>.json``, the kernel's name made safe as a file name."""
+    return f"{sanitized(str(cert['kernel']))}.{normalize_backend(cert['backend'])}.json"
 
 
 def write_certificate(cert: Mapping[str, Any], out_dir: str | os.PathLike) -> Path:

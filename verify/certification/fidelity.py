@@ -30,6 +30,8 @@ import sys
 import textwrap
 from typing import Any
 
+from verify.kernelobjects import jit_function, python_function
+
 OPS = ("dot", "sum", "reduce", "associative_scan", "cumsum", "exp", "exp2", "log", "log2",
        "sqrt", "sqrt_rn", "rsqrt", "fma", "div_rn", "fdiv", "division")
 
@@ -88,21 +90,16 @@ def _jit_functions(spec) -> list:
     module = sys.modules.get(getattr(run, "__module__", "") or "")
     found = []
     if module is not None:
-        found += [v for v in vars(module).values() if _is_jit(v)]
+        found += [jit for jit in map(jit_function, vars(module).values()) if jit is not None]
+    if getattr(running, "kernel", None) is not None:   # kernel=, wherever it is defined
+        found.append(running.kernel)
     if spec.combine is not None:
         found.append(spec.combine)
     return found
 
 
-def _is_jit(value: Any) -> bool:
-    """A ``@triton.jit`` function: a JITFunction, or the interpreter's wrapper of one."""
-    kind = type(value)
-    return (kind.__module__.split(".")[0] == "triton" and kind.__name__.endswith("Function")
-            and inspect.isfunction(getattr(value, "fn", None)))
-
-
 def _ops_in(fn: Any) -> set[str]:
-    fn = getattr(fn, "fn", fn)
+    fn = python_function(fn)
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):

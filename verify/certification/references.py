@@ -212,8 +212,44 @@ def lookup(name: str) -> Reference:
 
 
 def custom(fn: Callable[..., dict], inputs: tuple[str, ...], outputs: tuple[str, ...],
-           out_formats: Mapping[str, str] | None = None, **options) -> Reference:
+           out_formats: Mapping[str, str] | None = None, *,
+           complete: Callable[[dict, np.random.Generator], Mapping] | None = None,
+           exact_outputs: tuple[str, ...] = (), **options) -> Reference:
     """A user's own reference ``fn(**inputs, **options) -> {output: tensor}`` written with
-    torch functions and tensor methods (those ``radius_torch.TORCH_TABLE`` and ``Ball`` know)."""
+    torch functions and tensor methods (those ``radius_torch.TORCH_TABLE`` and ``Ball`` know).
+
+    ``complete(inputs, rng)`` makes the inputs a case set does not (a target index, a
+    second operand, a weight) from those it does (``{"x": tensor}``, float64) and a
+    numpy generator seeded per case; it returns the new inputs (a dict; numpy arrays
+    become tensors, float ones in float64: a value the kernel's dtype cannot hold is
+    rounded when stored, and the bound counts that rounding; ``cases.representable``
+    makes values every format holds). ``exact_outputs`` are compared bit for bit."""
+    unknown = [o for o in exact_outputs if o not in outputs]
+    if unknown:
+        raise BadInput(f"exact_outputs {', '.join(unknown)} are not among the outputs "
+                       f"{', '.join(outputs)}")
     return Reference(getattr(fn, "__name__", "custom"), fn, tuple(inputs), tuple(outputs),
-                     dict(out_formats or {}), options=options)
+                     dict(out_formats or {}), tuple(exact_outputs), options=options,
+                     complete=None if complete is None else _completing(complete, inputs))
+
+
+def _completing(make: Callable, names: tuple[str, ...]) -> Callable[..., dict]:
+    """``make`` as a ``Reference.complete``: its inputs added to the case's, checked."""
+    def complete(inputs: dict, rng: np.random.Generator) -> dict:
+        made = make(dict(inputs), rng)
+        if not isinstance(made, Mapping):
+            raise BadInput(f"complete= returned a {type(made).__name__}, not a dict of inputs")
+        added = {k: _as_input(v) for k, v in made.items()}
+        missing = [k for k in names if k not in inputs and k not in added]
+        if missing:
+            raise BadInput(f"complete= did not make the input(s) {', '.join(missing)}")
+        return {**inputs, **added}
+    return complete
+
+
+def _as_input(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        value = torch.as_tensor(value)
+    if isinstance(value, torch.Tensor) and value.is_floating_point():
+        return value.to(torch.float64)
+    return value

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from verify.jsonio import read_document
+from verify.kernelobjects import python_function
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # every import inside these is followed (the compiled section's modules import each
@@ -44,7 +45,8 @@ PIPELINE = "verify.certification.certify"     # the root of the certifier's walk
 # --------------------------------------------------------------------------- callables
 def functions_reached(fn: Any, seen: set[int]) -> list[types.FunctionType]:
     """``fn`` and the functions held in its closure cells, recursively (a Triton
-    ``JITFunction`` is unwrapped to its Python function)."""
+    ``JITFunction``, autotuned or not, is unwrapped to its Python function)."""
+    fn = python_function(fn)
     while hasattr(fn, "fn") and callable(fn.fn):
         fn = fn.fn
     if not isinstance(fn, types.FunctionType) or id(fn) in seen:

@@ -45,11 +45,15 @@ def _run(request: dict, phase: Callable[[str], None]) -> Any:
         api.exercise(request["name"])  # an unknown name before the file is loaded
         phase("importing")
         return api.check_exercise(request["name"], target, ready=lambda: phase("running"))
-    if request["kind"] == "bindings":  # certify's users' kernels, loaded and described
+    if request["kind"] == "bindings":  # certify's users' kernels, loaded, tried, described
         from verify.certification.binding import load_binding
+        from verify.certification.probe import check_binding
         phase("importing")
         specs = [load_binding(one) for one in request["targets"]]
         phase("running")
+        if request.get("backend"):
+            for one, spec in zip(request["targets"], specs):
+                check_binding(spec, one, request["backend"], request.get("seed", 0))
         return {"kernels": [{"target": one, "name": spec.name, "dtypes": list(spec.dtypes)}
                             for one, spec in zip(request["targets"], specs)]}
     raise ValueError(f"unknown request {request['kind']!r}")

@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from verify import api
+from verify.cli import failing_cases
 from verify.cli.output import emit_json, out_console
 from verify.cli.progress import Counter
 from verify.errors import BadInput
@@ -21,8 +22,9 @@ def check_certify_arguments(args) -> None:
     """Everything ``certify`` can check before it certifies anything, so that a bad
     argument is one line and exit 2 with nothing written and no progress line: the
     kernel names, the users' kernel files (loaded in a child process, their specs'
-    names and dtypes checked), the backend, and the certificate files' places under
-    ``--out`` (the directory itself is checked by ``main``)."""
+    names and dtypes checked, each binding's wrapper run once on its smallest case per
+    dtype: probe.py), the backend, and the certificate files' places under ``--out``
+    (the directory itself is checked by ``main``)."""
     from verify import userfiles
     kernels = list(args.kernels)
     targets = [k for k in kernels if k.endswith(".py") or ".py:" in k]
@@ -41,7 +43,8 @@ def check_certify_arguments(args) -> None:
     backend = api.resolve_backend(args.backend)
     if targets:
         doc = sandbox.run({"kind": "bindings", "target": ", ".join(targets),
-                           "targets": targets}, BINDING_LOAD_TIMEOUT,
+                           "targets": targets, "backend": backend, "seed": args.seed},
+                          BINDING_LOAD_TIMEOUT,
                           f"loading {', '.join(targets)}", memory_gib=0)
         for kernel in doc["kernels"]:
             odd = [d for d in kernel["dtypes"] if d not in SUPPORTED_DTYPES]
@@ -79,6 +82,9 @@ def cmd_certify(args) -> int:
     for cert in certificates:
         for note in cert.get("notes", []):
             out.print(f"  {cert['kernel']}: {escape(note)}")
+        if not cert["pass"]:
+            for line in failing_cases.lines(cert):
+                out.print(f"  {escape(line)}", overflow="fold")
     out.print(f"{summary['passed']}/{summary['kernels']} kernels pass; "
               f"certificates written: {len(summary['written'])}")
     return 1 if failed else 0

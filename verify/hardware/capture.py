@@ -13,6 +13,8 @@ import inspect
 import sys
 from typing import Any, Iterator
 
+from verify.kernelobjects import python_function
+
 _DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}   # Triton's NVIDIA defaults
 
 
@@ -25,8 +27,8 @@ def _source_hash(fn) -> str:
     """The kernel's file and the files of the jitted functions it calls (one level)."""
     files = {inspect.getsourcefile(fn)}
     for value in fn.__globals__.values():
-        inner = getattr(value, "fn", None)
-        if callable(inner) and hasattr(inner, "__code__"):
+        inner = python_function(value)        # autotune/heuristics layers peeled
+        if inner is not value and hasattr(inner, "__code__"):
             with contextlib.suppress(TypeError):
                 files.add(inspect.getsourcefile(inner))
     h = hashlib.sha256()
