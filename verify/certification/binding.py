@@ -171,6 +171,10 @@ class Binding:
         (the one chosen by a hash of the case's name; kernelobjects.py)."""
         fn = fn or self.running.fn
         args = self.tensors(case, dtype)
+        missing = [k for k in self.against.reference.inputs if k not in args]
+        if missing:
+            raise BadInput(f"case {case.name!r} has no input(s) {', '.join(missing)} (make "
+                           "them with custom(..., complete=) or a case set that has them)")
         turns = (autotune_in_turn(zlib.crc32(case.name.encode()))
                  if current_backend() != "gpu" else contextlib.nullcontext())
         with userfiles.importable(*self.running.folders, os.getcwd()), turns:

@@ -3,7 +3,8 @@ each dtype it will be certified in, so that a binding that cannot work is one li
 ``BadInput`` (exit 2 from ``certify FILE.py``) instead of a certificate of crashes.
 
 Found here: a result that does not fit the outputs the binding names (a count, a
-missing name, a position beyond the tuple: outputs.py), and a wrapper that raises (the
+missing name, a position beyond the tuple: outputs.py), a case without an input the
+reference takes (a custom reference with no ``complete=``), and a wrapper that raises (the
 exception's type and first line, and file:line in the kernel's own files). Not run: the
 combine audit, the oracle and the bound — a kernel that runs and returns the right
 outputs but computes them wrongly fails its certificate, as it should. A spec not made
@@ -15,7 +16,6 @@ from impls.spec import Case, KernelSpec
 from verify.certification import crashes
 from verify.certification.binding import binding_of
 from verify.certification.environment import INTERPRETER
-from verify.certification.outputs import OutputMismatch
 from verify.decide.limits import one_line
 from verify.errors import BadInput
 
@@ -47,7 +47,7 @@ def check_binding(spec: KernelSpec, label: str, backend: str, seed: int = 0) -> 
         where = f"on case '{case.name}' in {dtype}"
         try:
             binding.call(case, dtype)
-        except OutputMismatch as exc:
+        except BadInput as exc:   # a result that does not fit (OutputMismatch), an input missing
             raise BadInput(f"{label}: {one_line(exc)} ({where})") from None
         except Exception as exc:  # the wrapper failed: its error, one line
             crash = crashes.describe(exc, spec.sources)
