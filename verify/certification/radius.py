@@ -345,6 +345,13 @@ class Ball:
             raise NotImplementedError(f"torch.{name} has no derived error bound")
         return impl(*args, **kwargs)
 
+    def __getattr__(self, name):
+        """A tensor method the dispatch table maps (``x.sigmoid()``, ``x.gather(-1, i)``)."""
+        impl = None if name.startswith("__") else TORCH_TABLE.get(getattr(torch.Tensor, name, None))
+        if impl is None:
+            raise AttributeError(f"torch.Tensor.{name} has no derived error bound on balls")
+        return lambda *args, **kwargs: impl(self, *args, **kwargs)
+
 
 def _v(x: Any) -> torch.Tensor:
     return x.v if isinstance(x, Ball) else torch.as_tensor(x, dtype=F64)
