@@ -33,7 +33,8 @@ def _cases(name):
                                           for k in "qkv"}, {"n": n}) for n in (1, 7, 33)]
     if ref.cases == "explicit":
         return _explicit_cases(name)
-    classes = ROW_CLASSES if name in ("softmax", "log_softmax", "logsumexp", "topk") else \
+    masks = ("softmax", "log_softmax", "logsumexp", "topk", "cross_entropy", "nll_log_softmax")
+    classes = ROW_CLASSES if name in masks else \
         tuple(c for c in ROW_CLASSES if c not in ("-inf-mask", "fully-masked-row"))
     out = rows(n=(1, 7, 33, 100), classes=classes)(0)
     if ref.complete is not None:
