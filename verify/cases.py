@@ -13,7 +13,7 @@ float32's precision (cancellation), in which case the case is limited to float32
 Defaults: ``rows()`` draws every row class (``ROW_CLASSES``: random, length 1, ties,
 huge dynamic range, cancellation, −∞ masks, fully masked rows, −0.0, a large offset) at
 lengths 1, 7, 17, 64 and 257 (17 and 257 one past a power of two); bound to a reference
-without a masked-rows convention (``bind`` calls ``for_masks``) it leaves the two mask
+that does not say what −∞ means (``bind`` calls ``for_masks``) it leaves the two mask
 classes out, since −∞ inputs have no agreed result there. ``matrices()`` draws random,
 huge-dynamic-range and cancellation products, K = 1 among its shapes. Classes chosen
 explicitly are drawn as chosen.

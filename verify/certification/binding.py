@@ -362,8 +362,9 @@ def _cpu64(x: Any) -> torch.Tensor:
 
 
 def _masks_defined(reference: Reference) -> bool:
-    """Whether the reference states what a −∞ entry means (its masked-rows option)."""
-    return "masked_rows" in reference.options
+    """Whether the reference states what a −∞ entry means: a masked-rows convention
+    (softmax's) or rows to ignore (a loss's ``ignore_index``)."""
+    return "masked_rows" in reference.options or "ignore_index" in reference.options
 
 
 def _default_cases(reference: Reference):
@@ -403,6 +404,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     if unknown:
         raise BadInput(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
                          f"(it has: {', '.join(ref.options) or 'none'})")
+    ref = ref.configured(options)  # option values checked; formats and completion they decide
     chosen = output_map(outputs, ref.name, ref.outputs)
     jit = jit_function(kernel)
     if kernel is not None and jit is None:
