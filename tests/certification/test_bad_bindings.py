@@ -1,7 +1,8 @@
 """Every file of tests/bad_bindings/ is refused the way ``certify FILE.py`` refuses it
 before any work — loaded (``load_binding``), then tried once on its smallest case per
 dtype (``probe.check_binding``) — with one line that contains what the file's first
-line expects. tests/cli/test_bad_bindings.py runs two of them through the command line."""
+line expects. tests/cli/test_certify_bad_bindings.py runs two of them through the
+command line."""
 from pathlib import Path
 
 import pytest
