@@ -76,6 +76,10 @@ def test_an_autotuned_kernel_certifies_and_its_planted_bug_fails():
     cert = certify(mod.KERNEL, BACKEND, check_laws=False, dtypes=["float32"])
     assert cert["pass"], cert["notes"]
     assert binding_of(mod.KERNEL).running.kernel is jit_function(mod.softmax_kernel)
+    launches = [x["launch"] for t in ("sm_90a", "sm_100a") if t in cert.get("compiled", {})
+                for x in cert["compiled"][t]["launches"]]
+    for warps in (1, 2) if BACKEND != "gpu" else ():   # in the interpreter both ran
+        assert any(f"num_warps={warps}]" in label for label in launches), launches
     bad = certify(mod.binding(mod.PLANTED["output scaled by 1 + 2^-10"]), BACKEND,
                   check_laws=False, dtypes=["float32"])
     assert not bad["pass"]
