@@ -218,19 +218,28 @@ def _exact(case: Case):
     return s, valid, any_valid, p
 
 
-def _oracle(case: Case) -> dict:
+def oracle(case: Case) -> dict:
+    """Attention of the case's q, k, v under its key mask, in float64."""
     _, _, _, p = _exact(case)
     return {"o": p @ case.inputs["v"],
             "_oracle": "float64 scores, softmax and P·V; its own error is in the bound"}
 
 
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:
-    """T₁ + T₂ + 2⁻²¹(V̄ + T₂) + u_out|ŷ| + η_out + oracle error (module docstring)"""
+    d = case.inputs["q"].shape[-1]
+    return flash_bound(case, dtype, outputs, blocks(d, TORCH_DTYPES[dtype])["BLOCK_N"])
+
+
+def flash_bound(case: Case, dtype: str, outputs: dict, block_n: int,
+                merges: int | None = None) -> dict:
+    """T₁ + T₂ + 2⁻²¹(V̄ + T₂) + u_out|ŷ| + η_out + oracle error (module docstring)
+
+    For any kernel that folds key blocks of at most ``block_n`` keys into the running
+    state with flash_state: ``merges`` (n_b) is the most merges a key's term passes
+    through (default: the number of key blocks, ⌈N/block_n⌉)."""
     q, k, v = (case.inputs[x] for x in "qkv")
     d, n = q.shape[-1], k.shape[2]
-    cfg = blocks(d, TORCH_DTYPES[dtype])
-    block_n = cfg["BLOCK_N"]
-    n_b = max(1, math.ceil(n / block_n))
+    n_b = max(1, math.ceil(n / block_n)) if merges is None else merges
     precision = dot_input_precision(dtype)
     e_in = TF32_OPERAND if precision == "tf32" else 0.0
     scale = d ** -0.5
@@ -264,9 +273,12 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     v_bar = w @ vabs
     t2 = torch.where(lam < 1.0, (nu + v_bar * lam) / (1.0 - lam).clamp_min(1e-300), math.inf)
     _, delta64, t1_64 = perturbation(gamma(d, U64), U64)
-    oracle = t1_64 + gamma(2 * n + 16, U64) * (1.0 + EXP64_REL) * v_bar * torch.exp(2 * delta64)
-    total = t1 + t2 + _rel("div", DIV_REL) * (v_bar + t2) + cast_error(outputs["o"], dtype) + oracle
-    return {"o": round_up(torch.where(any_valid, total, 0.0)), "_formula": _bound.__doc__}
+    oracle_error = (t1_64 + gamma(2 * n + 16, U64) * (1.0 + EXP64_REL) * v_bar
+                    * torch.exp(2 * delta64))
+    total = (t1 + t2 + _rel("div", DIV_REL) * (v_bar + t2) + cast_error(outputs["o"], dtype)
+             + oracle_error)
+    return {"o": round_up(torch.where(any_valid, total, 0.0)),
+            "_formula": flash_bound.__doc__.split("\n\n")[0]}
 
 
 def _cases(seed: int, which: str):
@@ -402,7 +414,7 @@ KERNEL = KernelSpec(
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
     run=_run,
-    oracle=_oracle,
+    oracle=oracle,
     bound=_bound,
     cases=_cases,
     algorithm=_algorithm,
