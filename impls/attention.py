@@ -331,15 +331,16 @@ def _cases(seed: int, which: str):
     yield from _score_cases(rng, case)
 
 
-def _aligned(rng, shift: np.ndarray, d: int = 64):
-    """q (1, 1, M, d) and k (1, 1, N, d) with q·kⱼ·d^−½ ≈ shift[j] for every query: every
-    query is one unit direction times 8, key j that direction times shift[j] (plus
-    noise of relative size 2⁻⁸, so the scores are not all equal)."""
+def aligned(rng, shift: np.ndarray, d: int = 64, m: int | None = None):
+    """q (1, 1, m, d) and k (1, 1, N, d), N = len(shift) (m = N unless given), with
+    q·kⱼ·d^−½ ≈ shift[j] for every query: every query is one unit direction times √d,
+    key j that direction times shift[j] (plus noise of relative size 2⁻⁸, so the scores
+    are not all equal)."""
     direction = rng.standard_normal(d)
     direction /= np.linalg.norm(direction)
-    m = len(shift)
-    q = np.broadcast_to(8.0 * direction, (1, 1, m, d)).copy()
-    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, m, d))
+    n = len(shift)
+    q = np.broadcast_to(math.sqrt(d) * direction, (1, 1, n if m is None else m, d)).copy()
+    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, n, d))
     k = (shift[None, None, :, None] * direction) * jitter
     return q, k
 
@@ -350,14 +351,14 @@ def _score_cases(rng, case):
     taken before masking underflows the visible ones), one visible key."""
     n = 72
     for level in (-200.0, -1.0e4):
-        q, k = _aligned(rng, level + rng.uniform(-4, 4, n))
+        q, k = aligned(rng, level + rng.uniform(-4, 4, n))
         yield case(f"scores ≈ {level:g}", q, k, rng.standard_normal((1, 1, n, 64)), False,
                    classes=["all-scores-negative", "length-not-multiple-of-block"])
-    q, k = _aligned(rng, np.linspace(-150.0, 150.0, n))
+    q, k = aligned(rng, np.linspace(-150.0, 150.0, n))
     yield case("masked scores above visible by > 88", q, k,
                rng.standard_normal((1, 1, n, 64)), True,
                classes=["masked-scores-dominate", "causal"])
-    q, k = _aligned(rng, np.concatenate([np.full(20, -100.0), np.full(n - 20, 120.0)]))
+    q, k = aligned(rng, np.concatenate([np.full(20, -100.0), np.full(n - 20, 120.0)]))
     v = rng.standard_normal((1, 1, n, 64))
     q, k, v = (np.concatenate([t, t]) for t in (q, k, v))
     yield case("kv_len masks larger scores", q, k, v, False, kv_len=[20, 1],

@@ -15,8 +15,9 @@ states merged with flash_state, equals attention over the contiguous cache;
 from the identity (−∞, 0, 0).
 
 Bytes it must move, per (sequence, head) with L cached tokens: (2M + 2L)·D·s for Q, O,
-K and V (s bytes per element) plus the L/page table entries read once per block of
-tokens; flops: 4·M·L·D.
+K and V (s bytes per element), plus the sequence's ⌈L/page⌉ table entries and its
+length (4 bytes each) once per sequence; flops: 4·M·L·D. (The kernel reads a token's
+table entry per lane, and K and V once per block of queries.)
 
 Error bound: the one of ``impls/attention.py`` (its module docstring), for the
 attention over the contiguous cache the law equates this kernel with: the kernel
@@ -252,16 +253,6 @@ def _paged_case(rng, name, q, k, v, lens, page, shared=0, classes=()):
                 {"n": max(lens), "classes": ["pages-out-of-order", *classes]})
 
 
-def _aligned(rng, scores: np.ndarray, m: int, d: int):
-    """q (1, 1, m, d) and k (1, 1, n, d) with q·kⱼ·d^−½ ≈ scores[j] for every query
-    (one unit direction; noise of relative size 2⁻⁸ keeps the scores apart)."""
-    direction = rng.standard_normal(d)
-    direction /= np.linalg.norm(direction)
-    q = np.broadcast_to(np.sqrt(d) * direction, (1, 1, m, d)).copy()
-    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, len(scores), d))
-    return q, (scores[None, None, :, None] * direction) * jitter
-
-
 def _cases(seed: int, which: str):
     rng = np.random.default_rng(seed)
 
@@ -288,10 +279,10 @@ def _cases(seed: int, which: str):
     yield case("empty and single", [0, 1, 3], 16, (3, 1, 2, 16),
                classes=["seq-len-0", "seq-len-1", "stale-slots"])
     n = 80
-    q, k = _aligned(rng, np.linspace(-12.0, 12.0, n), 1, 32)
+    q, k = attention.aligned(rng, np.linspace(-12.0, 12.0, n), 32, m=1)
     yield _paged_case(rng, "growing max", q, k, rng.standard_normal((1, 1, n, 32)), [n], 8,
                       classes=["max-grows-every-block", "huge-dynamic-range"])
-    q, k = _aligned(rng, -200.0 + rng.uniform(-4, 4, 40), 2, 16)
+    q, k = attention.aligned(rng, -200.0 + rng.uniform(-4, 4, 40), 16, m=2)
     yield _paged_case(rng, "scores ≈ -200", q, k, rng.standard_normal((1, 1, 40, 16)), [40],
                       8, classes=["all-scores-negative"])
     if which == "gpu":

@@ -194,17 +194,6 @@ def _case(name, q, k, v, shards, kv_len=None, classes=()):
                 {"shards": shards, "n": n, "classes": ["every-rotation", *classes]})
 
 
-def _aligned(rng, scores: np.ndarray, d: int):
-    """q, k (1, 1, n, d) with q·kⱼ·d^−½ ≈ scores[j] for every query (one unit direction;
-    noise of relative size 2⁻⁸ keeps the scores apart)."""
-    direction = rng.standard_normal(d)
-    direction /= np.linalg.norm(direction)
-    n = len(scores)
-    q = np.broadcast_to(np.sqrt(d) * direction, (1, 1, n, d)).copy()
-    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, n, d))
-    return q, (scores[None, None, :, None] * direction) * jitter
-
-
 def _cases(seed: int, which: str):
     rng = np.random.default_rng(seed)
 
@@ -220,10 +209,10 @@ def _cases(seed: int, which: str):
     yield _case("key padding", *normal(3, 1, 48, 16), 3, kv_len=[48, 17, 0],
                 classes=["key-padding", "masked-shard", "fully-masked-rows"])
     n = 60
-    q, k = _aligned(rng, np.linspace(-12.0, 12.0, n), 32)
+    q, k = attention.aligned(rng, np.linspace(-12.0, 12.0, n), 32)
     yield _case("growing max", q, k, rng.standard_normal((1, 1, n, 32)), 4,
                 classes=["max-grows-every-shard", "max-in-own-shard", "huge-dynamic-range"])
-    q, k = _aligned(rng, -200.0 + rng.uniform(-4, 4, 40), 16)
+    q, k = attention.aligned(rng, -200.0 + rng.uniform(-4, 4, 40), 16)
     yield _case("scores ≈ -200", q, k, rng.standard_normal((1, 1, 40, 16)), 2,
                 classes=["all-scores-negative"])
     q, k, v = normal(1, 1, 33, 16)
