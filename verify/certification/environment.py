@@ -24,12 +24,12 @@ CHOICES = ("auto", "gpu", "interpreter")
 SUBNORMALS = {
     INTERPRETER: "numpy arithmetic: gradual underflow in every format, subnormal inputs and "
                  "results kept, never flushed to zero",
-    GPU: "Triton's defaults: float32 add, multiply and fma compile without .ftz "
-         "(subnormals kept) and conversions to float16/bfloat16 keep subnormals; the "
-         "approximate instructions flush subnormal inputs and results to zero "
-         "(ex2.approx.ftz, lg2.approx.ftz, sqrt.approx.ftz, rsqrt.approx.ftz, and libdevice "
-         "compiled with reflect-ftz): those this kernel uses are listed under "
-         "compiled.<target>.launches[].ftz",
+    GPU: "Triton's defaults: the kernel's float32 add, multiply and fma compile without "
+         ".ftz (subnormals kept) and conversions to float16/bfloat16 keep subnormals; "
+         "instructions with .ftz flush subnormal inputs and results to zero: libdevice "
+         "functions (compiled with reflect-ftz, e.g. logf's fma.rn.ftz.f32 steps) and "
+         "approximate ones such as sqrt.approx.ftz.f32 and rsqrt.approx.ftz.f32; those "
+         "this kernel uses are listed under compiled.<target>.launches[].ftz",
 }
 
 
