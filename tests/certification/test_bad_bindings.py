@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from impls.spec import backend as running_backend
-from verify.certification.binding import load_binding
+from verify.certification.loading import load_binding
 from verify.certification.probe import check_binding
 from verify.errors import BadInput
 

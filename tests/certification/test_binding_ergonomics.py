@@ -135,7 +135,7 @@ def test_outputs_is_checked_when_the_binding_is_made():
 
 
 def test_a_liger_shaped_result_certifies_through_a_map():
-    from verify.certification.binding import load_binding
+    from verify.certification.loading import load_binding
     from pathlib import Path
     path = Path(__file__).resolve().parents[1] / "user_kernels" / "liger_style_rms_norm.py"
     spec = load_binding(str(path))          # imports its sibling rms_norm.py
@@ -194,7 +194,7 @@ def test_an_explicit_project_name_is_refused_and_others_are_sanitised():
 
 
 def test_loaded_bindings_are_named_after_file_and_variable(tmp_path):
-    from verify.certification.binding import load_binding
+    from verify.certification.loading import load_binding
     body = ("import torch\nfrom verify.certification.binding import bind\n"
             "KERNEL = bind(lambda x: torch.softmax(x, -1), 'softmax', outputs=('softmax',))\n"
             "OTHER = KERNEL\n"
@@ -218,7 +218,7 @@ def test_the_certificate_file_name_is_safe():
 # --------------------------------------------------------------------------- importable
 def test_the_binding_folder_and_the_current_folder_import_while_loading_and_running(
         tmp_path, monkeypatch):
-    from verify.certification.binding import load_binding
+    from verify.certification.loading import load_binding
     here, there = tmp_path / "work", tmp_path / "bindings"
     here.mkdir()
     there.mkdir()

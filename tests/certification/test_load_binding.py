@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from impls.spec import KernelSpec
-from verify.certification.binding import load_binding
+from verify.certification.loading import load_binding
 from verify.errors import BadInput
 
 RMS = str(Path(__file__).resolve().parents[1] / "user_kernels" / "rms_norm.py")

@@ -9,6 +9,12 @@ Where a comparison fails it says where and by how much: ``worst_index`` (the ele
 of largest error/bound) with ``worst_kernel``, ``worst_oracle``, ``worst_bound`` and
 ``worst_rho`` there; an exact comparison gives its first mismatch the same way
 (``first_mismatch``, ``kernel``, ``oracle``).
+
+Overflow follows the output's stored format (the dtype of the tensor the kernel
+returned): an element stored as ±∞ where the exact value, widened by its bound, reaches
+that format's overflow threshold with the same sign is correct (error 0, counted in
+``overflow_to_inf``); any other infinity where the exact value is finite has error ∞
+(overflow.py).
 """
 from __future__ import annotations
 
@@ -17,14 +23,18 @@ from typing import Any
 
 import torch
 
+from verify.certification.overflow import accepted, stored_format
+
 
 def _as_cpu64(value: Any) -> torch.Tensor:
     t = value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
     return t.detach().to("cpu", torch.float64)
 
 
-def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
-    """Componentwise error and ρ of one float output; see the module docstring of comparison.py."""
+def compare_float(out: Any, oracle: Any, bound: Any, fmt: str | None = None) -> dict:
+    """Componentwise error and ρ of one float output stored in ``fmt`` (default: the
+    format of ``out`` itself, read before it is widened); see the module docstring."""
+    fmt = fmt or stored_format(out)
     o, r = _as_cpu64(out), _as_cpu64(oracle)
     if o.shape != r.shape:
         return {"ok": False, "rho": math.inf, "max_error": math.inf, "max_bound": None,
@@ -35,7 +45,8 @@ def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
                 "problem": "bound is NaN or negative"}
     o_nan, r_nan = torch.isnan(o), torch.isnan(r)
     same = (o == r) | (o_nan & r_nan)
-    err = torch.where(same, torch.zeros_like(o), (o - r).abs())
+    overflowed = accepted(o, r, b, fmt)
+    err = torch.where(same | overflowed, torch.zeros_like(o), (o - r).abs())
     nan_mismatch = o_nan ^ r_nan
     err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
     ratio = torch.where(err == 0, torch.zeros_like(err),
@@ -49,6 +60,7 @@ def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
     at = {} if worst is None else {
         "worst_kernel": float(o.flatten()[worst]), "worst_oracle": float(r.flatten()[worst]),
         "worst_bound": float(b.flatten()[worst]), "worst_rho": float(ratio.flatten()[worst])}
+    out_of_range = {"overflow_to_inf": int(overflowed.sum())} if bool(overflowed.any()) else {}
     return {
         "ok": rho <= 1.0 and not bool(nan_mismatch.any()),
         "rho": rho,
@@ -60,6 +72,7 @@ def compare_float(out: Any, oracle: Any, bound: Any) -> dict:
                         if worst is not None and r.dim() else None),
         **at,
         "elements": r.numel(),
+        **out_of_range,
     }
 
 

@@ -44,14 +44,14 @@ _MARGIN_S = 5  # the child ends itself this long after a task's time limit
 # --------------------------------------------------------------------------- the work
 def load_spec(name: str, ref: str | None = None):
     """The spec of kernel ``name`` in impls/, or at ``ref``: "package.module:ATTR", or a
-    user's "path/to/file.py[:NAME]" (``binding.load_binding``)."""
+    user's "path/to/file.py[:NAME]" (``loading.load_binding``)."""
     from verify.certification.binding import as_spec
     if ref is None:
         import impls
         return as_spec(impls.load(name))
     where, _, attr = ref.rpartition(":")
     if ref.endswith(".py") or where.endswith(".py"):
-        from verify.certification.binding import load_binding
+        from verify.certification.loading import load_binding
         return load_binding(ref)
     return getattr(importlib.import_module(where), attr)
 

@@ -46,7 +46,7 @@ def _run(request: dict, phase: Callable[[str], None]) -> Any:
         phase("importing")
         return api.check_exercise(request["name"], target, ready=lambda: phase("running"))
     if request["kind"] == "bindings":  # certify's users' kernels, loaded, tried, described
-        from verify.certification.binding import load_binding
+        from verify.certification.loading import load_binding
         from verify.certification.probe import check_binding
         phase("importing")
         specs = [load_binding(one) for one in request["targets"]]
