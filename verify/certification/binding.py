@@ -22,7 +22,9 @@ What the spec gets:
   which, per dtype. Test power (``power.check``) is
   computed for every case alongside and kept in ``binding_of(spec).power``.
 - ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
-  family), completed with the reference's other inputs (weights, ...).
+  family) and the cases of the block schedule the wrapper is seen to launch
+  (``schedule.py``: block lengths ±1, the maximum in a later block, ...), completed
+  with the reference's other inputs (weights, ...).
 - ``combine``/``algorithm``: with ``kernel=`` (the ``@triton.jit`` function), the combines
   passed to ``tl.reduce``/``tl.associative_scan`` are found and audited
   (``discover.py``); a combine refuted associative makes every case fail with the
@@ -47,7 +49,7 @@ from impls.numerics import cast_error, unit_roundoff
 from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
                         device as current_device)
 from verify.certification import power as test_power
-from verify.certification import bounds
+from verify.certification import bounds, schedule
 from verify.certification.radius_rounding import round_up
 from verify.cases import matrices, rows
 from verify.certification.references import Reference, lookup
@@ -103,12 +105,14 @@ class Choice:
 @dataclass
 class Records:
     """What certifying learns, kept for the certificate: the oracles by case, the test
-    power and the bound's flags per dtype, the audited combines."""
+    power and the bound's flags per dtype, the audited combines, the observed block
+    schedule per backend (schedule.py)."""
 
     oracles: dict = field(default_factory=dict)
     power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     combines: dict | None = None
+    schedule: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -290,9 +294,12 @@ class Binding:
 
     # cases and metadata --------------------------------------------------------------
     def cases(self, seed: int, backend: str) -> list[Case]:
+        """The case set's cases, then those of the block schedule the wrapper is seen to
+        use (schedule.py), each completed with the reference's other inputs."""
         source = self.source.inputs or _default_cases(self.against.reference)
+        listed = list(source(seed, backend)) + schedule.cases(self, seed, backend)
         out = []
-        for i, case in enumerate(source(seed, backend)):
+        for i, case in enumerate(listed):
             missing = [k for k in self.against.reference.inputs if k not in case.inputs]
             if missing and self.against.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])
