@@ -3,6 +3,7 @@ softmax that loops over its row in blocks of 32 certifies, the same kernel witho
 running-max rescale fails through the schedule cases although the user's short rows
 alone pass it, and a kernel whose block covers the row gets no extra case."""
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -131,6 +132,7 @@ def test_the_blocked_online_softmax_certifies_with_its_schedule_cases(correct):
                                   "constexprs": {"BLOCK": BLOCK}, "num_warps": 4}]
     assert {"max-in-last-block", "ascending", "fully-masked-block"} <= set(
         correct["cases"]["coverage"])
+    assert json.loads(json.dumps(seen)) == seen
 
 
 def test_a_dropped_rescale_fails_through_the_schedule_cases(without_rescale):
@@ -170,6 +172,25 @@ def test_a_wrapper_without_triton_launches_is_not_observed():
     assert not any("schedule_block" in c.params for c in spec.cases(0, BACKEND))
     seen = binding_of(spec).records.schedule[BACKEND]
     assert seen.verdict == "not observed: no Triton launch seen"
+
+
+def test_a_probe_the_wrapper_refuses_is_listed_and_the_others_still_count():
+    def short_rows_only(x):
+        if x.shape[1] > 1024:
+            raise ValueError("rows longer than 1024 are not supported")
+        return online_softmax(x)
+    seen = schedule.observed(binding_of(_bound(short_rows_only)), BACKEND)
+    assert seen.verdict == "blocked" and seen.blocks[BLOCK]["lengths"] == [100, 1000]
+    assert seen.problems == [f"{d} n=5000: ValueError: rows longer than 1024 are not "
+                             "supported" for d in ("float32", "float16")]
+
+
+def test_a_reference_of_another_layout_is_not_probed():
+    spec = bind(lambda q, k, v: q, reference="attention", inputs=lambda seed, backend: [])
+    assert spec.cases(0, BACKEND) == []
+    seen = binding_of(spec).records.schedule[BACKEND]
+    assert seen.verdict == "not observed: reference 'attention' takes attention inputs"
+    assert seen.probes == []
 
 
 # --------------------------------------------------------------------------- the cases
