@@ -376,6 +376,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     if unknown:
         raise BadInput(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
                          f"(it has: {', '.join(ref.options) or 'none'})")
+    ref = ref.configured(options)  # option values checked; formats and completion they decide
     returns = tuple(outputs) if outputs is not None else ref.outputs
     missing = [o for o in returns if o not in ref.outputs]
     if missing:

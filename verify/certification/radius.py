@@ -37,13 +37,13 @@ Use: wrap inputs with ``Ball.input(x, dtype, model)`` and run the reference (wri
 with torch functions and tensor methods — ``torch.exp(b)``, ``b.sum(-1)``, ``b @ c`` —
 dispatched here through ``__torch_function__``); or call ``bounds.evaluate``.
 
-Modules, each importing only those before it: ``radius_model`` (the Model and the
-active-model stack), ``radius_rounding`` (bound arithmetic rounded upward), this
-module (Ball, comparisons, elementwise operations, the output cast, and the dispatch
-table the next three register into), ``radius_reduce`` (sum, mean, var, max/min, matmul,
-cumsum, linear recurrence), ``radius_compose`` (softmax, log-sum-exp, norms, top-k),
-``radius_torch`` (torch functions), ``references`` (the reference catalog), and
-``bounds`` (the front: imports them all, ``evaluate``, the ball interpretation).
+Modules, each importing only those before it: ``radius_model`` (the Model, the model
+stack), ``radius_rounding`` (bound arithmetic rounded upward), this module (Ball,
+comparisons, elementwise operations, the output cast, the dispatch tables),
+``radius_reduce`` (sum, mean, var, max/min, matmul, cumsum, linear recurrence),
+``radius_compose`` (softmax, log-sum-exp, norms, top-k), ``radius_special`` (sigmoid,
+tanh, erf), ``radius_torch`` (torch functions), the reference catalog
+(``reference_ops``, ``references_nn``, ``references``), ``bounds`` (the front).
 """
 from __future__ import annotations
 
@@ -344,6 +344,12 @@ class Ball:
             name = getattr(func, "__name__", str(func))
             raise NotImplementedError(f"torch.{name} has no derived error bound")
         return impl(*args, **kwargs)
+
+    def __getattr__(self, name):  # tensor methods the table maps: x.sigmoid(), x.gather()
+        impl = None if name.startswith("__") else TORCH_TABLE.get(getattr(torch.Tensor, name, None))
+        if impl is None:
+            raise AttributeError(f"torch.Tensor.{name} has no derived error bound on balls")
+        return lambda *args, **kwargs: impl(self, *args, **kwargs)
 
 
 def _v(x: Any) -> torch.Tensor:
