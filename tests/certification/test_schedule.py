@@ -193,6 +193,20 @@ def test_a_reference_of_another_layout_is_not_probed():
     assert seen.probes == []
 
 
+def test_a_loss_gets_its_schedule_cases_completed_with_targets():
+    def lse_of(x, target):
+        y = online_softmax(x)
+        return {"lse": torch.zeros(x.shape[0]), "loss": y[:, 0]}
+    spec = bind(lse_of, reference="cross_entropy", inputs=SHORT_ROWS)
+    made = [c for c in spec.cases(0, BACKEND) if "schedule_block" in c.params]
+    assert len(made) == len(schedule.ROW_CLASSES) - 1      # no masks option
+    for case in made:
+        x, target = case.inputs["x"], case.inputs["target"]
+        assert target.dtype == torch.int64 and target.shape == x.shape[:1]
+    last = next(c for c in made if c.params["classes"] == ("max-in-last-block",))
+    assert int(last.inputs["target"][0]) == last.inputs["x"].shape[1] - 1
+
+
 # --------------------------------------------------------------------------- the cases
 @pytest.mark.parametrize("block", [2, 32])
 def test_row_cases_put_the_maximum_in_the_named_block(block):
@@ -216,7 +230,8 @@ def test_row_cases_put_the_maximum_in_the_named_block(block):
     assert bool(torch.isfinite(masked[2, 3 * block:]).all())
     for cls, case in cases.items():
         x = case.inputs["x"]
-        assert x.shape[0] == (3 if cls == "fully-masked-block" else schedule.ROWS)
+        placed = cls == "fully-masked-block" or cls.startswith("max-in")
+        assert x.shape[0] == (3 if placed else schedule.ROWS)
         assert torch.equal(representable(x), x)
 
 

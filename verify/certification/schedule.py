@@ -16,15 +16,16 @@ and 1024-lane blocks row kernels commonly start or cap at) and 5000 (above 4096,
 largest row block they commonly choose): a block chosen as next_power_of_2(n) up to a cap
 is seen blocked once n passes the cap; one that always covers the row is never.
 
-Cases (``cases``), for every B seen, two rows each (a matmul: 5 × K times K × 3),
-values exact in float16, bfloat16 and float32 (``verify.cases.representable``):
-lengths B − 1, B, B + 1 and 3B + 1 (several blocks and a one-element tail); at 3B + 1 the
-row maximum (the dominant term of a product) in the first, a middle and the last block;
-ascending and descending rows (every merge of an online softmax rescales); and, for a
-reference with masked rows, three rows with fully masked (−∞) blocks: the first, a
-middle one, all but the tail. Few rows, since the interpreter's work grows with rows ×
-blocks. Each case names its class in ``params["classes"]`` and its B in
-``params["schedule_block"]``.
+Cases (``cases``), for every B seen, values exact in float16, bfloat16 and float32
+(``verify.cases.representable``): lengths B − 1, B, B + 1 and 3B + 1 (several blocks and
+a one-element tail); at 3B + 1 the row maximum (the dominant term of a product) in the
+first, a middle and the last block; ascending and descending rows (every merge of an
+online softmax rescales); and, for a reference with masked rows, fully masked (−∞)
+blocks: the first, a middle one, all but the tail. Rows are few, since the
+interpreter's work grows with rows × blocks: two, three where the maximum is placed or
+blocks are masked (a loss's completion ignores the second row's target); a matmul's
+cases are 5 × K times K × 3. Each case names its class in ``params["classes"]`` and its
+B in ``params["schedule_block"]``.
 
 Not covered: references of other layouts (attention, explicit case sets); schedules that
 depend on the values rather than the shapes; launches made other than ``kernel[grid](...)``.
@@ -206,9 +207,9 @@ def row_cases(block: int, rng: np.random.Generator, name: str = "x",
            for n, cls in zip(_lengths(block), LENGTH_CLASSES) if n >= 1]
     n = 3 * block + 1
     inside = int(rng.integers(0, block - 1))
-    for cls, positions in (("max-in-first-block", [inside, block - 1]),
-                           ("max-in-middle-block", [block + inside, 3 * block - 1]),
-                           ("max-in-last-block", [n - 1] * ROWS)):
+    for cls, positions in (("max-in-first-block", [inside, block - 1, 0]),
+                           ("max-in-middle-block", [block + inside, 3 * block - 1, 2 * block]),
+                           ("max-in-last-block", [n - 1] * 3)):
         out.append(row(cls, _peaked(rng, n, positions)))
     ascending = np.sort(rng.normal(0, 3, (ROWS, n)), axis=-1)
     out += [row("ascending", ascending), row("descending", ascending[:, ::-1].copy())]
