@@ -24,7 +24,11 @@ compares the kernel with the true value, not with the oracle's float64 rounding 
 
 Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
 whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
-``_oracle`` in the oracle describes its precision) and are recorded, not compared;
+``_overflow`` in the bound explains a non-finite output, and a failing case carries it
+as its ``note``; ``_oracle`` in the oracle describes its precision) and are recorded,
+not compared; ``spec.precision(dtype)`` is asked again after the dtype's cases ran (a
+binding reports the stored formats it observed), and its ``notes`` join the
+certificate's;
 ``case.params["classes"]`` lists the adversarial classes a case covers;
 ``case.params["n"]`` is the reduction length used for the expected error level;
 ``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
@@ -47,6 +51,7 @@ from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
 from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
+from verify.certification.overflow import accepted, stored_format
 from verify import hardware
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
@@ -156,8 +161,10 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
             dtype_info[dtype] = {**info, "status": "skipped", "reason": BF16_NOTE}
             notes.append(BF16_NOTE)
             continue
-        dtype_info[dtype] = {**info, "status": "certified"}
         result = _certify_dtype(spec, dtype, cases, oracles, oracle_meta, info)
+        info = dict(spec.precision(dtype))   # what running the cases observed
+        dtype_info[dtype] = {**info, "status": "certified"}
+        notes.extend(f"{dtype}: {note}" for note in info.get("notes", ()))
         per_dtype[dtype] = result
         formula = formula or result.pop("formula", None)
         result.pop("formula", None)
@@ -261,6 +268,8 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
                             default=0.0)
         record["pass"] = ok
+        if not ok and bound.get("_overflow"):
+            record["note"] = "; ".join(bound["_overflow"])
         records.append(record)
     return {
         **_dtype_figures(records, n_max, _accumulate_roundoff(info)),
@@ -381,6 +390,8 @@ def _accumulate_roundoff(info: Mapping[str, Any]) -> float | None:
 
 
 def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dict) -> None:
+    """The naive formulation's worst error per output into ``worst``; its ±∞ where the
+    exact value lies beyond its output format's range (same sign) counts as exact."""
     try:
         naive = spec.reference(case, dtype)
     except Exception as exc:
@@ -392,7 +403,8 @@ def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dic
         o, r = _as_cpu64(naive[key]), _as_cpu64(reference)
         if o.shape != r.shape:
             continue
-        same = (o == r) | (torch.isnan(o) & torch.isnan(r))
+        beyond = accepted(o, r, torch.zeros_like(r), stored_format(naive[key]))
+        same = (o == r) | (torch.isnan(o) & torch.isnan(r)) | beyond
         err = torch.where(same, torch.zeros_like(o), (o - r).abs())
         nan = torch.isnan(err)
         if bool(nan.any()):  # the naive formula's NaNs are counted, not compared
@@ -420,6 +432,7 @@ def certify_binding(spec, backend: str, **kwargs) -> dict:
     records = binding_of(spec).records
     records.power.clear()
     records.flags.clear()
+    records.stored.clear()
     cert = certify(spec, backend, **kwargs)
     document.add_binding_power(cert, {d: power.summary(checks)
                                       for d, checks in records.power.items()},

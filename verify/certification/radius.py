@@ -373,7 +373,7 @@ def add(a: Any, b: Any) -> Ball:
     # x + 0 is x exactly (no rounding, no underflow) when both operands are exact
     exact = (is_exact_zero(a) & (b.r == 0)) | (is_exact_zero(b) & (a.r == 0))
     r = torch.where(exact, torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, r, a, b))
+    return Ball(v, keep_exact_inf(v, r, a, b, op="a + b"))
 
 
 def sub(a: Any, b: Any) -> Ball:
@@ -388,7 +388,7 @@ def mul(a: Any, b: Any) -> Ball:
     zero = is_exact_zero(a) | is_exact_zero(b)
     r = ma * b.r + (b.v.abs() + b.r) * a.r + m.u * ma * mb + m.eta
     r = torch.where(zero, torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b, op="x * x" if a is b else "a * b"))
 
 
 def div(a: Any, b: Any) -> Ball:
@@ -401,7 +401,7 @@ def div(a: Any, b: Any) -> Ball:
     r = a.r / safe + ma * b.r / (safe * safe) + m.rel("div") * ma / safe + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
     r = torch.where(is_exact_zero(a) & (low > 0), torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b, op="a / b"))
 
 
 def exp(a: Any) -> Ball:
@@ -413,7 +413,7 @@ def exp(a: Any) -> Ball:
     top = torch.exp(a.v + a.r)
     r = top * torch.expm1(rho) + m.rel("exp") * torch.exp(a.v + a.r + rho) + m.eta
     r = torch.where(torch.isneginf(a.v) & (a.r == 0), torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, op="exp(x)"))
 
 
 def log(a: Any) -> Ball:
@@ -451,7 +451,7 @@ def rsqrt(a: Any) -> Ball:
     safe = torch.where(low > 0, low, torch.ones_like(low))
     r = a.r / (2.0 * safe * torch.sqrt(safe)) + m.rel("rsqrt") / torch.sqrt(safe) + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    return Ball(v, no_overflow(v, round_up(r)))
+    return Ball(v, no_overflow(v, round_up(r), op="rsqrt(x)"))
 
 
 def maximum(a: Any, b: Any) -> Ball:
