@@ -34,6 +34,9 @@ record repeats them);
 ``case.params["n"]`` is the reduction length used for the expected error level;
 ``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
 case whose numbers only fp32 can hold), and the certificate lists the skips.
+
+A binding's cases include those of the block schedule its wrapper was seen to launch
+(schedule.py); the certificate's ``schedule`` lists what was seen and the classes covered.
 """
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, document, elements, power
+from verify.certification import contract, document, elements, power, schedule
 from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
 from verify.certification.environment import INTERPRETER, normalize_backend
@@ -198,9 +201,22 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
 
     cert = document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                           dtype_info, formula, oracle_meta, started, covered, trees)
+    observed = _schedule(spec, backend, cases)
+    if observed is not None:
+        document.add_schedule(cert, observed)
     if compiled:
         hardware.attach(cert, spec, backend)
     return cert
+
+
+def _schedule(spec, backend: str, cases: list) -> dict | None:
+    """The block schedule a binding's wrapper was seen to use and the classes its cases
+    cover (schedule.py); None for a spec not made by ``bind``."""
+    try:
+        kept = binding_of(spec).records.schedule
+    except TypeError:
+        return None
+    return schedule.section(kept[backend], cases) if backend in kept else None
 
 
 def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:
