@@ -142,11 +142,17 @@ def test_a_liger_shaped_result_certifies_through_a_map():
     cert = certify(spec, BACKEND, check_laws=False, dtypes=["float32"])
     assert cert["pass"], cert["notes"]
     assert set(cert["per_dtype"]["float32"]["cases"][0]["outputs"]) == {"y", "rstd"}
+    from verify import userfiles
+    with userfiles.importable(str(path.parent)):
+        mod = importlib.import_module("liger_style_rms_norm")
+    bad = certify(mod.binding(mod.PLANTED["mask drops the last column"]), BACKEND,
+                  check_laws=False, dtypes=["float32"])
+    assert not bad["pass"]
 
 
 # --------------------------------------------------------------------------- complete=
 def test_custom_complete_makes_the_target_and_a_planted_bug_fails():
-    mod = _module("cross_entropy")
+    mod = _module("smoothed_cross_entropy")
     cases = mod.KERNEL.cases(0, BACKEND)
     assert all(c.inputs["target"].dtype == torch.int64 for c in cases)
     assert all(int(c.inputs["target"].max()) < c.inputs["x"].shape[-1] for c in cases)

@@ -24,8 +24,8 @@ What the spec gets:
   oracle's radius) instead; ``Binding.kind`` and the certificate's ``bound.kind`` say
   which, per dtype. Test power (``power.check``) is
   computed for every case alongside and kept in ``binding_of(spec).power``.
-- ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
-  family), completed with the reference's other inputs (weights, ...).
+- ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's family)
+  and schedule.py's, completed with the reference's other inputs (weights, ...).
 - ``name``: the certificate's name (naming.py): ``name=``, else derived from the
   wrapper (``load_binding`` renames it after the file and variable); never a project
   kernel's.
@@ -59,7 +59,7 @@ from impls.numerics import unit_roundoff
 from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
                         device as current_device)
 from verify.certification import power as test_power
-from verify.certification import bounds, overflow, stored_formats
+from verify.certification import bounds, overflow, schedule, stored_formats
 from verify.certification.radius_rounding import round_up
 from verify.cases import RowCases, matrices, rows
 from verify.certification.references import Reference, lookup
@@ -125,13 +125,14 @@ class Choice:
 class Records:
     """What certifying learns, kept for the certificate: the oracles by case, the test
     power, the bound's flags and the outputs' stored formats (``stored_formats.record``)
-    per dtype, the audited combines."""
+    per dtype, the audited combines, the observed schedule by backend (schedule.py)."""
 
     oracles: dict = field(default_factory=dict)
     power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     stored: dict = field(default_factory=dict)
     combines: dict | None = None
+    schedule: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -337,7 +338,7 @@ class Binding:
     def cases(self, seed: int, backend: str) -> list[Case]:
         source = self.source.inputs or _default_cases(self.against.reference)
         out = []
-        for i, case in enumerate(source(seed, backend)):
+        for i, case in enumerate([*source(seed, backend), *schedule.cases(self, seed, backend)]):
             missing = [k for k in self.against.reference.inputs if k not in case.inputs]
             if missing and self.against.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])

@@ -33,10 +33,14 @@ as its ``note``; ``_oracle`` in the oracle describes its precision) and are reco
 not compared; ``spec.precision(dtype)`` is asked again after the dtype's cases ran (a
 binding reports the stored formats it observed), and its ``notes`` join the
 certificate's;
-``case.params["classes"]`` lists the adversarial classes a case covers;
+``case.params["classes"]`` lists the adversarial classes a case covers (each case
+record repeats them);
 ``case.params["n"]`` is the reduction length used for the expected error level;
 ``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
 case whose numbers only fp32 can hold), and the certificate lists the skips.
+
+A binding's cases include those of the block schedule its wrapper was seen to launch
+(schedule.py); the certificate's ``schedule`` lists what was seen and the classes covered.
 """
 from __future__ import annotations
 
@@ -47,7 +51,7 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, crashes, document, power
+from verify.certification import contract, crashes, document, elements, power, schedule
 from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
 from verify.certification.crashes import Refusal
@@ -205,9 +209,22 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
 
     cert = document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                           dtype_info, formula, oracle_meta, started, covered, trees)
+    observed = _schedule(spec, backend, cases)
+    if observed is not None:
+        document.add_schedule(cert, observed)
     if compiled:
         hardware.attach(cert, spec, backend)
     return cert
+
+
+def _schedule(spec, backend: str, cases: list) -> dict | None:
+    """The block schedule a binding's wrapper was seen to use and the classes its cases
+    cover (schedule.py); None for a spec not made by ``bind``."""
+    try:
+        kept = binding_of(spec).records.schedule
+    except TypeError:
+        return None
+    return schedule.section(kept[backend], cases) if backend in kept else None
 
 
 def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -229,7 +246,9 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         if only is not None and dtype not in only:
             skipped.append(case.name)
             continue
-        record: dict[str, Any] = {"name": case.name, "outputs": {}}
+        record: dict[str, Any] = {"name": case.name,
+                                  "classes": list(case.params.get("classes", ())),
+                                  "outputs": {}}
         try:
             if index not in oracles:
                 oracle = spec.oracle(case)
@@ -302,8 +321,9 @@ def _with_oracle_error(bound: Mapping[str, Any], oracle: Mapping[str, Any],
 
 def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any],
                      bound: Mapping[str, Any], worst_kernel: dict[str, float]) -> dict:
-    """Each oracle output against the kernel's: exactly, or against its bound; the
-    worst error per output accumulates in ``worst_kernel``."""
+    """Each oracle output against the kernel's: exactly, or against its bound (with a
+    sample of its elements, elements.py); the worst error per output accumulates in
+    ``worst_kernel``."""
     compared: dict[str, dict] = {}
     for key, reference in oracle.items():
         if key not in outputs:
@@ -315,6 +335,9 @@ def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any]
                              "problem": "no bound for this output"}
         else:
             compared[key] = compare_float(outputs[key], reference, bound[key])
+            picked = elements.sample(outputs[key], reference, bound[key])
+            if picked is not None:  # a few elements for the report's plot
+                compared[key]["sample"] = picked
             if compared[key].get("max_error") is not None:
                 worst_kernel[key] = max(worst_kernel.get(key, 0.0),
                                         compared[key]["max_error"])

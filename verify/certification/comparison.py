@@ -43,15 +43,8 @@ def compare_float(out: Any, oracle: Any, bound: Any, fmt: str | None = None) -> 
     if bool(torch.isnan(b).any()) or bool((b < 0).any()):
         return {"ok": False, "rho": math.inf, "max_error": None, "max_bound": None,
                 "problem": "bound is NaN or negative"}
-    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
-    same = (o == r) | (o_nan & r_nan)
-    overflowed = accepted(o, r, b, fmt)
-    err = torch.where(same | overflowed, torch.zeros_like(o), (o - r).abs())
-    nan_mismatch = o_nan ^ r_nan
-    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
-    ratio = torch.where(err == 0, torch.zeros_like(err),
-                        torch.where(torch.isinf(err) | (b == 0),
-                                    torch.full_like(err, math.inf), err / b))
+    err, nan_mismatch, overflowed = _errors(o, r, b, fmt)
+    ratio = _ratios(err, b)
     rho = float(ratio.max()) if ratio.numel() else 0.0
     finite_r = torch.isfinite(r) & (r != 0)
     rel = (err[finite_r] / r[finite_r].abs()) if bool(finite_r.any()) else err.new_zeros(0)
@@ -74,6 +67,41 @@ def compare_float(out: Any, oracle: Any, bound: Any, fmt: str | None = None) -> 
         "elements": r.numel(),
         **out_of_range,
     }
+
+
+def element_errors(out: Any, oracle: Any, bound: Any,
+                   fmt: str | None = None) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """(error, bound) of every element as ``compare_float`` measures them, float64 in the
+    oracle's shape; None where it reports a problem instead (shapes differ, a bound is
+    NaN or negative)."""
+    fmt = fmt or stored_format(out)
+    o, r = _as_cpu64(out), _as_cpu64(oracle)
+    if o.shape != r.shape:
+        return None
+    b = torch.broadcast_to(_as_cpu64(bound), r.shape)
+    if bool(torch.isnan(b).any()) or bool((b < 0).any()):
+        return None
+    return _errors(o, r, b, fmt)[0], b
+
+
+def _errors(o: torch.Tensor, r: torch.Tensor, b: torch.Tensor,
+            fmt: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The error per element (0 where equal, both NaN or a correct overflow; ∞ where
+    exactly one is NaN), where exactly one is NaN, and the correct overflows."""
+    o_nan, r_nan = torch.isnan(o), torch.isnan(r)
+    same = (o == r) | (o_nan & r_nan)
+    overflowed = accepted(o, r, b, fmt)
+    err = torch.where(same | overflowed, torch.zeros_like(o), (o - r).abs())
+    nan_mismatch = o_nan ^ r_nan
+    err = torch.where(nan_mismatch, torch.full_like(err, math.inf), err)
+    return err, nan_mismatch, overflowed
+
+
+def _ratios(err: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """error / bound per element: 0/0 is 0, an error over a zero bound and ∞ are ∞."""
+    return torch.where(err == 0, torch.zeros_like(err),
+                       torch.where(torch.isinf(err) | (b == 0),
+                                   torch.full_like(err, math.inf), err / b))
 
 
 def compare_exact(out: Any, oracle: Any) -> dict:
