@@ -148,3 +148,24 @@ def test_without_nan_sources_nothing_changes():
     ctx, term = _run(lambda x, y: max(x, y) if x * y > 0 else x - y, a, b)
     assert not ctx.nan.active() and "NaN conditions" not in ctx.encodings()
     assert z3.is_false(ctx.nan.condition(term))
+
+
+def test_the_mpmath_reading_gives_nan_for_zero_by_zero_only_inside_jit():
+    import mpmath
+    import triton
+    import triton.language as tl  # noqa: F401
+    from verify.engine.mpwords import make_mpmath
+
+    @triton.jit
+    def quotient(x, y):
+        return x / y
+
+    def plain(x, y):
+        return x / y
+    mp = make_mpmath()
+    zero = mpmath.mpf(0)
+    assert mpmath.isnan(mp.rebind(quotient)(zero, zero))
+    with pytest.raises(ZeroDivisionError):              # x/0 is ±∞: still not modelled
+        mp.rebind(quotient)(mpmath.mpf(1), zero)
+    with pytest.raises(ZeroDivisionError):              # Python's own / raises
+        mp.rebind(plain)(zero, zero)
