@@ -159,7 +159,7 @@ class NanModel:
     def refuse(self, t: Any, what: str) -> None:
         """``Unsupported`` when ``t`` may be NaN (``what`` has no NaN meaning here)."""
         if not z3.is_false(self.condition(t)):
-            raise Unsupported(f"{what} of a value that may be NaN has no z3 encoding")
+            raise Unsupported(f"{what} on a value that may be NaN has no z3 encoding")
 
     # ------------------------------------------------------------------ the words
     def maximum(self, a: Any, b: Any, ge: bool = True) -> Any:
