@@ -165,7 +165,9 @@ def test_the_mpmath_reading_gives_nan_for_zero_by_zero_only_inside_jit():
     mp = make_mpmath()
     zero = mpmath.mpf(0)
     assert mpmath.isnan(mp.rebind(quotient)(zero, zero))
-    with pytest.raises(ZeroDivisionError):              # x/0 is ±∞: still not modelled
+    with pytest.raises(ZeroDivisionError) as raised:    # x/0 is ±∞: still not modelled
         mp.rebind(quotient)(mpmath.mpf(1), zero)
+    from verify.decide.jit_raise import raised_in_jit
+    assert raised_in_jit(raised.value)                  # through the wrapper, still jit's
     with pytest.raises(ZeroDivisionError):              # Python's own / raises
         mp.rebind(plain)(zero, zero)
