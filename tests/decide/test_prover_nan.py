@@ -95,3 +95,32 @@ def test_comparing_with_a_nan_literal_is_always_false():
     # a classic bug: x == math.nan never holds, so this is the right projection
     law = _law(lambda a, b: a if a == math.nan else b, lambda a, b: b)
     assert prove(law).status == "proved"
+
+
+def _fmax_law():
+    # fmax(√a, 0) is never NaN, so its product with 0 is 0 everywhere
+    return Law(id="t.fmax", property=Property.ASSOCIATIVITY, statement="t", licenses="t",
+               vars=(Var("a"),), lhs=lambda a: np.fmax(np.sqrt(a), 0.0) * 0.0,
+               rhs=lambda a: 0.0)
+
+
+def test_fmax_of_a_nan_root_and_zero_is_never_nan():
+    assert prove(_fmax_law()).status == "proved"
+
+
+def test_a_nan_refutation_plain_python_does_not_confirm_is_unknown(monkeypatch):
+    # np.fmax ignores a NaN argument; misread as propagating NaN by z3 and by the
+    # oracle alike, the left side is NaN for a < 0, and only the plain-Python replay
+    # (the real numpy) can stop the refutation
+    from verify.decide import oracle
+    from verify.decide.decide import decide
+    from verify.decide.policy import AUDIT
+    from verify.engine.mpwords import _mp_maximum
+    from verify.engine.nan import NanModel
+    monkeypatch.setattr(NanModel, "fmax", NanModel.maximum)
+    monkeypatch.setattr(oracle.MP.np, "fmax", _mp_maximum)
+    law = _fmax_law()
+    assert prove(law).status == "refuted"               # the shared misreading
+    res = decide(law, AUDIT)
+    assert res["verdict"] == "unknown" and "does not replay" in res["reason"]
+    assert res["counterexample"] is None
