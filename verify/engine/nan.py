@@ -75,6 +75,7 @@ class NanModel:
         own = z3.simplify(own)
         if not z3.is_false(own):
             self.sources[term.get_id()] = (term, own)
+            self._memo.clear()  # a division can be a term met before, now a jit one
 
     def poison(self, cond: z3.BoolRef, value: Any) -> Any:
         """``value`` where ``cond`` is false, NaN where it holds."""
