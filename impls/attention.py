@@ -218,19 +218,28 @@ def _exact(case: Case):
     return s, valid, any_valid, p
 
 
-def _oracle(case: Case) -> dict:
+def oracle(case: Case) -> dict:
+    """Attention of the case's q, k, v under its key mask, in float64."""
     _, _, _, p = _exact(case)
     return {"o": p @ case.inputs["v"],
             "_oracle": "float64 scores, softmax and P·V; its own error is in the bound"}
 
 
 def _bound(case: Case, dtype: str, outputs: dict) -> dict:
-    """T₁ + T₂ + 2⁻²¹(V̄ + T₂) + u_out|ŷ| + η_out + oracle error (module docstring)"""
+    d = case.inputs["q"].shape[-1]
+    return flash_bound(case, dtype, outputs, blocks(d, TORCH_DTYPES[dtype])["BLOCK_N"])
+
+
+def flash_bound(case: Case, dtype: str, outputs: dict, block_n: int,
+                merges: int | None = None) -> dict:
+    """T₁ + T₂ + 2⁻²¹(V̄ + T₂) + u_out|ŷ| + η_out + oracle error (module docstring)
+
+    For any kernel that folds key blocks of at most ``block_n`` keys into the running
+    state with flash_state: ``merges`` (n_b) is the most merges a key's term passes
+    through (default: the number of key blocks, ⌈N/block_n⌉)."""
     q, k, v = (case.inputs[x] for x in "qkv")
     d, n = q.shape[-1], k.shape[2]
-    cfg = blocks(d, TORCH_DTYPES[dtype])
-    block_n = cfg["BLOCK_N"]
-    n_b = max(1, math.ceil(n / block_n))
+    n_b = max(1, math.ceil(n / block_n)) if merges is None else merges
     precision = dot_input_precision(dtype)
     e_in = TF32_OPERAND if precision == "tf32" else 0.0
     scale = d ** -0.5
@@ -264,9 +273,12 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     v_bar = w @ vabs
     t2 = torch.where(lam < 1.0, (nu + v_bar * lam) / (1.0 - lam).clamp_min(1e-300), math.inf)
     _, delta64, t1_64 = perturbation(gamma(d, U64), U64)
-    oracle = t1_64 + gamma(2 * n + 16, U64) * (1.0 + EXP64_REL) * v_bar * torch.exp(2 * delta64)
-    total = t1 + t2 + _rel("div", DIV_REL) * (v_bar + t2) + cast_error(outputs["o"], dtype) + oracle
-    return {"o": round_up(torch.where(any_valid, total, 0.0)), "_formula": _bound.__doc__}
+    oracle_error = (t1_64 + gamma(2 * n + 16, U64) * (1.0 + EXP64_REL) * v_bar
+                    * torch.exp(2 * delta64))
+    total = (t1 + t2 + _rel("div", DIV_REL) * (v_bar + t2) + cast_error(outputs["o"], dtype)
+             + oracle_error)
+    return {"o": round_up(torch.where(any_valid, total, 0.0)),
+            "_formula": flash_bound.__doc__.split("\n\n")[0]}
 
 
 def _cases(seed: int, which: str):
@@ -319,15 +331,16 @@ def _cases(seed: int, which: str):
     yield from _score_cases(rng, case)
 
 
-def _aligned(rng, shift: np.ndarray, d: int = 64):
-    """q (1, 1, M, d) and k (1, 1, N, d) with q·kⱼ·d^−½ ≈ shift[j] for every query: every
-    query is one unit direction times 8, key j that direction times shift[j] (plus
-    noise of relative size 2⁻⁸, so the scores are not all equal)."""
+def aligned(rng, shift: np.ndarray, d: int = 64, m: int | None = None):
+    """q (1, 1, m, d) and k (1, 1, N, d), N = len(shift) (m = N unless given), with
+    q·kⱼ·d^−½ ≈ shift[j] for every query: every query is one unit direction times √d,
+    key j that direction times shift[j] (plus noise of relative size 2⁻⁸, so the scores
+    are not all equal)."""
     direction = rng.standard_normal(d)
     direction /= np.linalg.norm(direction)
-    m = len(shift)
-    q = np.broadcast_to(8.0 * direction, (1, 1, m, d)).copy()
-    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, m, d))
+    n = len(shift)
+    q = np.broadcast_to(math.sqrt(d) * direction, (1, 1, n if m is None else m, d)).copy()
+    jitter = 1 + 2.0 ** -8 * rng.standard_normal((1, 1, n, d))
     k = (shift[None, None, :, None] * direction) * jitter
     return q, k
 
@@ -338,14 +351,14 @@ def _score_cases(rng, case):
     taken before masking underflows the visible ones), one visible key."""
     n = 72
     for level in (-200.0, -1.0e4):
-        q, k = _aligned(rng, level + rng.uniform(-4, 4, n))
+        q, k = aligned(rng, level + rng.uniform(-4, 4, n))
         yield case(f"scores ≈ {level:g}", q, k, rng.standard_normal((1, 1, n, 64)), False,
                    classes=["all-scores-negative", "length-not-multiple-of-block"])
-    q, k = _aligned(rng, np.linspace(-150.0, 150.0, n))
+    q, k = aligned(rng, np.linspace(-150.0, 150.0, n))
     yield case("masked scores above visible by > 88", q, k,
                rng.standard_normal((1, 1, n, 64)), True,
                classes=["masked-scores-dominate", "causal"])
-    q, k = _aligned(rng, np.concatenate([np.full(20, -100.0), np.full(n - 20, 120.0)]))
+    q, k = aligned(rng, np.concatenate([np.full(20, -100.0), np.full(n - 20, 120.0)]))
     v = rng.standard_normal((1, 1, n, 64))
     q, k, v = (np.concatenate([t, t]) for t in (q, k, v))
     yield case("kv_len masks larger scores", q, k, v, False, kv_len=[20, 1],
@@ -402,7 +415,7 @@ KERNEL = KernelSpec(
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
     run=_run,
-    oracle=_oracle,
+    oracle=oracle,
     bound=_bound,
     cases=_cases,
     algorithm=_algorithm,

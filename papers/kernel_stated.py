@@ -28,6 +28,12 @@ BENCH_SHAPES = {
     "int8_matmul": {INTERPRETER: dict(m=64, n=1024, k=1024, dtype="float32"),
                     GPU: dict(m=16, n=8192, k=8192, dtype="bfloat16")},
     "nbody": {INTERPRETER: dict(n=1024), GPU: dict(n=16384)},
+    "paged_attention": {
+        INTERPRETER: dict(batch=4, heads=2, m=1, length=256, d=32, page=16, dtype="float32"),
+        GPU: dict(batch=32, heads=8, m=1, length=2048, d=128, page=16, dtype="float16")},
+    "ring_attention": {
+        INTERPRETER: dict(batch=1, heads=2, n=256, d=32, shards=4, dtype="float32"),
+        GPU: dict(batch=2, heads=16, n=8192, d=128, shards=8, dtype="float16")},
 }
 
 
@@ -49,6 +55,10 @@ def shape_label(kernel: str, shape: dict) -> str:
         "lora": lambda: f"M={g('m')} d={g('d_in')} r={g('r')} {dt}",
         "int8_matmul": lambda: f"M={g('m')} N=K={g('n')} {dt} x, int8 W",
         "nbody": lambda: f"n={g('n')} float32",
+        "paged_attention": lambda: (f"B={g('batch')} H={g('heads')} L={g('length')} "
+                                    f"D={g('d')} page={g('page')} {dt}"),
+        "ring_attention": lambda: (f"B={g('batch')} H={g('heads')} N={g('n')} D={g('d')} "
+                                   f"shards={g('shards')} {dt}"),
     }[kernel]()
 
 
@@ -95,6 +105,12 @@ STATED_AS = {
     "nbody": ("the compulsory floor; the schedule reads each body tile once per tile pair "
               "and adds forces atomically (a read and a write) in both tiles",
               lambda mem, sh: compulsory_bytes("nbody", **sh)),
+    "paged_attention": ("the compulsory floor (each table entry once); the schedule reads "
+                        "each token's table entry and re-reads the pages per query block",
+                        lambda mem, sh: compulsory_bytes("paged_attention", **sh)),
+    "ring_attention": ("the compulsory floor; the schedule re-reads every shard's K and V "
+                       "for every query block of every shard",
+                       lambda mem, sh: compulsory_bytes("ring_attention", **sh)),
 }
 
 # Why the stated flops differ from the schedule's, where they do.
@@ -111,6 +127,10 @@ FLOPS_NOTE = {
                  "and the merges add the rest",
     "lora": "x·B is recomputed by each column tile of the output",
     "int8_matmul": "the stated figure leaves out the M·N scale multiplications",
+    "paged_attention": "the stated figure counts the two products only; scaling, max, exp, "
+                       "sums and the merges add the rest",
+    "ring_attention": "the stated figure counts the two products only; scaling, max, exp, "
+                      "sums, the block merges and one merge per shard add the rest",
     "nbody": "about 26 flops per pair as written (the column sums recompute f·d), and the "
              "diagonal tiles evaluate every lane pair, not only j > i",
 }

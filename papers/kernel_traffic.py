@@ -1,4 +1,4 @@
-"""Bytes moved and flops of the project's twelve kernels, counted on the two-level I/O
+"""Bytes moved and flops of the project's fourteen kernels, counted on the two-level I/O
 model (``papers.iomodel``) by replaying each kernel's schedule — its grid, block sizes
 and loads/stores as written in ``impls/<name>.py`` — as an explicit block loop.
 
@@ -39,6 +39,12 @@ FIXED_BLOCKS = {
     "lora": {GPU: (128, 128, 32), INTERPRETER: (32, 32, 32)},
     "int8_matmul": {GPU: (64, 128, 64), INTERPRETER: (32, 32, 32)},
     "nbody": {GPU: 64, INTERPRETER: 32},
+    "paged_attention": {GPU: {"float32": (16, 32), "float16": (16, 64), "bfloat16": (16, 64)},
+                        INTERPRETER: {"float32": (16, 16), "float16": (16, 16),
+                                      "bfloat16": (16, 16)}},
+    "ring_attention": {GPU: {"float32": (64, 32), "float16": (64, 64), "bfloat16": (64, 64)},
+                       INTERPRETER: {"float32": (16, 16), "float16": (16, 16),
+                                     "bfloat16": (16, 16)}},
 }
 
 
@@ -291,6 +297,60 @@ def _attention(mem, batch, heads, m, n, d, dtype="float16", causal=False, backen
             f"{b_c}-key blocks, read {cdiv(m, b_r)}× per head{'; causal skip' if causal else ''}")
 
 
+def _key_blocks(mem, br, keys, d, b_r, b_c, table=False):
+    """One program's key blocks, as ``query_outer`` counts them: K and V read, scores,
+    exponentials and P·V on in-bounds lanes, one flash_state merge per row and block;
+    with ``table`` each key's block-table entry is read too (a lane per key)."""
+    merge_row = _combine_flops("flash_state", 1, 1, d, 1, 1, d)
+    for _, bc in blocks(keys, b_c):
+        if table:
+            mem.load("block_table", bc, slot="pages", footprint=b_c)
+        mem.load("K", bc * d, slot="K_j", footprint=b_c * d)
+        mem.alloc("S_ij", b_r * b_c)
+        mem.load("V", bc * d, slot="V_j", footprint=b_c * d)
+        mem.flop(br * bc * (4 * d + 3) + 2 * br * (bc - 1) + br * merge_row)
+
+
+def _paged_attention(mem, batch, heads, m, length, d, page, dtype="float16", backend=GPU):
+    b_r, b_c = FIXED_BLOCKS["paged_attention"][backend][dtype]
+    with mem.repeat(batch * heads):
+        for _, br in blocks(m, b_r):
+            with mem.program():
+                mem.load("Q", br * d, slot="Q_i", footprint=b_r * d)
+                mem.load("seq_lens", 1)
+                mem.alloc("state", b_r * (d + 2))
+                _key_blocks(mem, br, length, d, b_r, b_c, table=True)
+                mem.flop(br * d)                     # o / ℓ
+                mem.store("O", br * d)
+    return (f"one program per {b_r} queries and (sequence, head); the sequence's {length} "
+            f"tokens gathered in {b_c}-token blocks, each token's page read from the block "
+            f"table (pages of {page}), K and V read {cdiv(m, b_r)}× per head")
+
+
+def _ring_attention(mem, batch, heads, n, d, shards, dtype="float16", backend=GPU):
+    b_r, b_c = FIXED_BLOCKS["ring_attention"][backend][dtype]
+    shard = cdiv(n, shards)
+    merge_row = _combine_flops("flash_state", 1, 1, d, 1, 1, d)
+    with mem.repeat(batch * heads):
+        for own in range(shards):
+            rows = max(0, min(shard, n - own * shard))
+            for q0 in range(0, cdiv(shard, b_r) * b_r, b_r):
+                br = max(0, min(b_r, rows - q0))
+                with mem.program():
+                    mem.load("Q", br * d, slot="Q_i", footprint=b_r * d)
+                    mem.load("kv_len", 1)
+                    mem.alloc("state", 2 * b_r * (d + 2))     # running and shard states
+                    for step in range(shards):
+                        s = (own + step) % shards
+                        _key_blocks(mem, br, max(0, min(shard, n - s * shard)), d, b_r, b_c)
+                        mem.flop(br * merge_row)          # the shard's state merged
+                    mem.flop(br * d)
+                    mem.store("O", br * d)
+    return (f"{shards} shards of {shard}; one program per {b_r} queries of a shard and "
+            f"(batch, head), the shards' {b_c}-key blocks in ring order from its own; K "
+            f"and V read {cdiv(shard, b_r) * shards}× per head")
+
+
 def _nbody(mem, n, dtype="float32", backend=GPU):
     block = FIXED_BLOCKS["nbody"][backend]
     t = cdiv(n, block)
@@ -333,19 +393,23 @@ def _element_bytes(name: str, shape: dict) -> dict[str, int]:
         "lora": {"x": s, "W": s, "B": s, "A": s, "y": s},
         "int8_matmul": {"x": s, "Wq": 1, "s": f32, "y": s},
         "nbody": {"pos": f32, "mass": f32, "forces": f32, "tile_index": 4},
+        "paged_attention": {"Q": s, "K": s, "V": s, "O": s, "block_table": 4, "seq_lens": 4},
+        "ring_attention": {"Q": s, "K": s, "V": s, "O": s, "kv_len": 4},
     }[name]
 
 
 DEFAULT_DTYPE = {"softmax": "float32", "var_mean": "float32", "layer_norm": "float32",
                  "scan": "float32", "linear_scan": "float32", "selective_scan": "float32",
                  "topk": "float32", "attention": "float16", "matmul": "float16",
-                 "lora": "float16", "int8_matmul": "bfloat16", "nbody": "float32"}
+                 "lora": "float16", "int8_matmul": "bfloat16", "nbody": "float32",
+                 "paged_attention": "float16", "ring_attention": "float16"}
 
 SCHEDULES: dict[str, Callable] = {
     "softmax": _softmax, "var_mean": _var_mean, "layer_norm": _layer_norm, "topk": _topk,
     "scan": _scan, "linear_scan": _linear_scan, "selective_scan": _selective_scan,
     "attention": _attention, "matmul": _matmul, "lora": _lora,
     "int8_matmul": _int8_matmul, "nbody": _nbody,
+    "paged_attention": _paged_attention, "ring_attention": _ring_attention,
 }
 KERNELS = tuple(SCHEDULES)
 
@@ -391,4 +455,8 @@ def compulsory_bytes(kernel_name: str, **shape) -> int:
         "int8_matmul": lambda: (g("m") * g("k") + g("m") * g("n")) * s + g("k") * g("n")
         + 4 * g("n"),
         "nbody": lambda: 28 * g("n"),
+        "paged_attention": lambda: (g("batch") * g("heads") * (2 * g("m") + 2 * g("length"))
+                                    * g("d") * s + 4 * g("batch") * cdiv(g("length"), g("page"))
+                                    + 4 * g("batch")),
+        "ring_attention": lambda: 4 * g("batch") * g("heads") * g("n") * g("d") * s,
     }[kernel_name]()

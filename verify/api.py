@@ -243,6 +243,15 @@ def kernel_names() -> list[str]:
     return impls.kernel_names()
 
 
+def references() -> list[dict]:
+    """The catalog references a kernel can be bound to (``verify references --json``):
+    name, one-line description, inputs, outputs with their declared formats ("input":
+    the kernel's dtype; "exact": compared bit for bit), options with defaults and
+    choices, the formats other option values declare, and the case family."""
+    from verify.certification.references import describe_all
+    return to_plain(describe_all())
+
+
 def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
     known = kernel_names()
     names = list(kernels) if kernels else known

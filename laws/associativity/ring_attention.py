@@ -46,7 +46,7 @@ ROTATION = Law(
     instances=tuple({"start": r} for r in range(SHARDS)),
     bounded_by=f"{SHARDS} shards of one key each, every rotation (start 0, 1, 2); one "
                "query, one output column",
-    float_check=False, references=("dao2022",),
+    float_check=False, references=("dao2022",), kernels=("ring_attention",),
     doc="Each device starts from its own shard and merges the others in ring order with "
         "the flash_state combine of laws/associativity/combines.py. The rotations are "
         "different groupings and orders of the same merges, so the law uses both "

@@ -71,7 +71,8 @@ FLASH_STATE = Monoid(
     lift=lambda x: (x[0], 1.0, x[1]), lower=lambda s: s[2] / s[1], spec=_attention_row,
     statement="(m, l, o) ⊕ (m', l', o') = (M, l·α + l'·β, o·α + o'·β), "
               "α = e^(m−M), β = e^(m'−M)",
-    commutative=True, kernels=("attention",), references=("dao2022",),
+    commutative=True, kernels=("attention", "paged_attention", "ring_attention"),
+    references=("dao2022",),
     homomorphism_sizes=(1, 2, 3),
     induction=Induction(
         summary=Var("σ", (3,), ("real", "positive", "real"), labels=("max", "Z", "W")),

@@ -58,7 +58,7 @@ BLOCK_TABLE = Law(
     bounded_by="3 tokens in 3 blocks of 1, a pool of 4 blocks (one owned by another "
                "sequence), the block table (3, 0, 2) (out of order, around the other "
                "sequence's block); one query, one output column",
-    float_check=False,
+    float_check=False, kernels=("paged_attention",),
     doc="The allocator writes logical block b to physical block table[b] of a pool "
         "whose remaining block holds another sequence's keys; the kernel reads each "
         "logical block through the same table, computes its (m, l, o) in one pass and "

@@ -21,8 +21,8 @@ ROW_CLASSES = ("random", "ties", "huge-dynamic-range", "cancellation", "-inf-mas
                "fully-masked-row", "large-offset", "negative-zero")
 
 
-def _cases(name):
-    ref = CATALOG[name]
+def _cases(name, options=None):
+    ref = CATALOG[name].configured(options or {})
     if ref.cases == "matrices":
         return matrices([(5, 1, 3), (4, 33, 6), (3, 100, 2)])(0)
     if ref.cases == "attention":
@@ -33,7 +33,8 @@ def _cases(name):
                                           for k in "qkv"}, {"n": n}) for n in (1, 7, 33)]
     if ref.cases == "explicit":
         return _explicit_cases(name)
-    classes = ROW_CLASSES if name in ("softmax", "log_softmax", "logsumexp", "topk") else \
+    masks = ("softmax", "log_softmax", "logsumexp", "topk", "cross_entropy", "nll_log_softmax")
+    classes = ROW_CLASSES if name in masks else \
         tuple(c for c in ROW_CLASSES if c not in ("-inf-mask", "fully-masked-row"))
     out = rows(n=(1, 7, 33, 100), classes=classes)(0)
     if ref.complete is not None:
@@ -63,8 +64,8 @@ def _explicit_cases(name):
     return out
 
 
-def _check(name, case, in_dtype, compute, order, model):
-    ref = CATALOG[name]
+def _check(name, case, in_dtype, compute, order, model, options=None):
+    ref = CATALOG[name].configured(options or {})
     def fn(**kw):
         return ref.fn(**kw, **dict(ref.options))
     v64, r64, _ = evaluate(fn, case.inputs, radius.HOST64)
@@ -94,22 +95,29 @@ def _check(name, case, in_dtype, compute, order, model):
 SOUND = [n for n in CATALOG if n not in ("linear_recurrence",)]
 
 
-@pytest.mark.parametrize("name", SOUND)
-def test_radius_holds_for_every_order(name):
+CONVENTIONS = [("rms_norm", {"cast": "llama"}), ("rms_norm", {"cast": "gemma"}),
+               ("layer_norm", {"stats": "input"}), ("group_norm", {"num_groups": 1}),
+               ("swiglu", {"round_activation": True}), ("geglu", {"approximate": "tanh"}),
+               ("geglu", {"round_activation": True})]
+
+
+@pytest.mark.parametrize("name,options", [(n, {}) for n in SOUND] + CONVENTIONS)
+def test_radius_holds_for_every_order(name, options):
     worst = {}
     for in_dtype, compute in FORMATS:
         any_order = model_for("host", compute)
         blocked = model_for("host", compute, block=BLOCK)
-        for case in _cases(name):
+        for case in _cases(name, options):
             if case.params.get("dtypes") and in_dtype not in case.params["dtypes"]:
                 continue
             for order in ORDERS:
-                rho = _check(name, case, in_dtype, compute, order, any_order)
+                rho = _check(name, case, in_dtype, compute, order, any_order, options)
                 if order == "blocked":
-                    rho = max(rho, _check(name, case, in_dtype, compute, order, blocked))
+                    rho = max(rho, _check(name, case, in_dtype, compute, order, blocked,
+                                          options))
                 key = f"{in_dtype}/{compute}"
                 worst[key] = max(worst.get(key, 0.0), rho)
-    print(name, {k: round(v, 4) for k, v in worst.items()})
+    print(name, options, {k: round(v, 4) for k, v in worst.items()})
     # not vacuous: on the low-precision evaluation the error reaches a visible fraction
     if name != "topk":  # selection is exact: no rounding to approach
         assert worst["float16/float16"] > 1e-3, worst

@@ -178,7 +178,8 @@ def test_certificates_table_fits_80_columns():
 
 
 @pytest.mark.parametrize("command", ["all", "laws", "list", "law", "explain", "audit",
-                                     "certify", "papers", "bench", "exercise", "report"])
+                                     "certify", "references", "papers", "bench", "exercise",
+                                     "report"])
 def test_every_option_is_documented(command):
     from verify.cli.main import _parser
     parser = _parser()

@@ -76,7 +76,8 @@ def all_mutants() -> list[Mutant]:
     from table_other import MUTANTS as other
     from table_rows import MUTANTS as rows
     from table_scans import MUTANTS as scans
-    table = [*rows, *dense, *scans, *other, *planted_mutants(), *equivalent]
+    from table_serving import MUTANTS as serving
+    table = [*rows, *dense, *scans, *other, *serving, *planted_mutants(), *equivalent]
     ids = [m.id for m in table]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:

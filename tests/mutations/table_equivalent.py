@@ -69,4 +69,14 @@ MUTANTS = [
            "s = tl.full((), 1.0, tl.float32)", EQ,
            "running sum starts at 1 beside a max of -inf: the first merge scales it by "
            "exp(-inf) = 0, so (-inf, 1) acts as the identity"),
+    # ring_attention.rotation: the ring may start anywhere and run either way
+    Mutant("eq.ring_attention.rotation-from-zero", "impls/ring_attention.py",
+           "shard = (own + step) % SHARDS", "shard = step % SHARDS", EQ,
+           "every device starts the ring at shard 0 instead of its own"),
+    Mutant("eq.ring_attention.ring-backwards", "impls/ring_attention.py",
+           "shard = (own + step) % SHARDS", "shard = (own + SHARDS - step) % SHARDS", EQ,
+           "the shards arrive in the other direction around the ring"),
+    Mutant("eq.paged_attention.slot-as-difference", "impls/paged_attention.py",
+           "* PAGE + offs_n % PAGE) * HEAD_DIM", "* PAGE + (offs_n - offs_n // PAGE * PAGE)) * HEAD_DIM",
+           EQ, "the slot within the page written n − ⌊n/PAGE⌋·PAGE (the same integer)"),
 ]

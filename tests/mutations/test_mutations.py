@@ -52,7 +52,7 @@ def test_apply_refuses_a_snippet_that_does_not_occur_once():
 def test_affected_kernels_follow_the_imports():
     assert set(harness.affected_kernels(ROOT, "impls/launch.py")) == {
         "softmax", "var_mean", "layer_norm", "matmul", "lora", "int8_matmul", "attention",
-        "nbody"}
+        "nbody", "paged_attention", "ring_attention"}
     combines = set(harness.affected_kernels(ROOT, harness.COMBINES))
     assert {"attention", "softmax", "scan", "linear_scan", "layer_norm"} <= combines
     assert "matmul" not in combines

@@ -1,4 +1,4 @@
-"""Bytes and flops of the twelve kernels on the I/O model, against what their benches state."""
+"""Bytes and flops of the fourteen kernels on the I/O model, against what their benches state."""
 import pytest
 
 from papers.iomodel import FastMemoryOverflow
@@ -10,9 +10,9 @@ EXACT_BYTES = {"softmax", "var_mean"}          # the bench states the schedule's
 EXACT_FLOPS = {"matmul", "topk"}
 
 
-def test_twelve_kernels_with_the_traffic_contract():
+def test_fourteen_kernels_with_the_traffic_contract():
     import impls
-    assert set(KERNELS) == set(impls.kernel_names()) and len(KERNELS) == 12
+    assert set(KERNELS) == set(impls.kernel_names()) and len(KERNELS) == 14
     for kernel in KERNELS:
         out = traffic(kernel, backend=INTERPRETER, **BENCH_SHAPES[kernel][INTERPRETER])
         assert set(out) == {"bytes", "flops", "schedule"}
@@ -53,16 +53,30 @@ def test_traffic_formulas_at_odd_shapes():
     assert mem.reads["w"] == 5 * 1000 and mem.reads["x"] == 2 * 5000
     mem, _ = account("attention", batch=2, heads=3, m=300, n=200, d=64, dtype="float16")
     assert mem.reads["K"] == 6 * 3 * 200 * 64 and mem.writes["O"] == 6 * 300 * 64
+    # GPU blocks (16, 64): 2 query blocks per (sequence, head), each reading every token
+    mem, _ = account("paged_attention", batch=2, heads=3, m=20, length=100, d=64, page=16)
+    assert mem.reads["K"] == 6 * 2 * 100 * 64 and mem.reads["block_table"] == 6 * 2 * 100
+    assert mem.reads["seq_lens"] == 6 * 2 and mem.writes["O"] == 6 * 20 * 64
+    # 3 shards of 34 (the last 32); GPU blocks (64, 64): one query block per shard, each
+    # reading all 100 keys around the ring
+    mem, _ = account("ring_attention", batch=1, heads=2, n=100, d=64, shards=3)
+    assert mem.reads["K"] == 2 * 3 * 100 * 64 and mem.reads["Q"] == 2 * 100 * 64
+    assert mem.writes["O"] == 2 * 100 * 64
 
 
 def test_block_tables_match_the_kernels_on_this_backend():
     import torch
-    from impls import attention, int8_matmul, lora, matmul, nbody
+    from impls import (attention, int8_matmul, lora, matmul, nbody, paged_attention,
+                       ring_attention)
     from impls.spec import backend
     which = backend()
     for dtype in ("float32", "float16", "bfloat16"):
         got = attention.blocks(64, getattr(torch, dtype))
         assert (got["BLOCK_M"], got["BLOCK_N"]) == FIXED_BLOCKS["attention"][which][dtype]
+        for name, mod in (("paged_attention", paged_attention),
+                          ("ring_attention", ring_attention)):
+            got = mod.blocks(getattr(torch, dtype))
+            assert (got["BLOCK_M"], got["BLOCK_N"]) == FIXED_BLOCKS[name][which][dtype]
     for name, mod in (("matmul", matmul), ("lora", lora), ("int8_matmul", int8_matmul)):
         b = mod.blocks()
         assert (b["BLOCK_M"], b["BLOCK_N"], b["BLOCK_K"]) == FIXED_BLOCKS[name][which]

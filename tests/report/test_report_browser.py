@@ -30,7 +30,7 @@ def test_every_page_renders_with_no_console_message(small_site):
     problems = [p for r in rendered for p in page_problems(r)]
     assert problems == []
     dom = {os.path.relpath(r.page, out): r.dom for r in rendered}
-    assert dom["certificates/matmul.triton-interpreter.html"].count("<svg") == 3
+    assert dom["certificates/matmul.triton-interpreter.html"].count("<svg") == 4
     assert dom["certificates/topk.triton-interpreter.html"].count("<svg") >= 1
     assert "could not be read" in dom["certificates/broken.html"]
     assert "online_softmax.no_rescale" in dom["laws/online_softmax.associative.html"]

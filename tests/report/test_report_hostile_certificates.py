@@ -118,3 +118,31 @@ def test_stale_certificates_survive_what_the_report_survives(tmp_path):
     assert ours["dev.json"]["stale"] == reasons["dev.json"]
     assert "not a regular file" in ours["zero.json"]["error"]
     assert file_sha(tmp_path / "fifo") is None and file_sha(certs / "zero.json") is None
+
+
+def test_malformed_element_samples_render(tmp_path):
+    """Samples with NaN, negative, infinite and non-numeric values, lists of different
+    lengths or no lists at all: what can be read is drawn, the rest skipped."""
+    samples = [{"bound": [1e-3, "nan", -1.0, 1e-2, "inf", None, True],
+                "error": [1e-5, 1e-6, 1e-7, -2.0, 1e-4, "x", 1.0]},
+               {"bound": [1e-3, 1e-4], "error": [1e-5]},             # lengths differ
+               {"bound": "1e-3", "error": 3},
+               ["not", "a", "dict"],
+               {"bound": [float("nan")], "error": [float("nan")]}]
+    cases = [{"name": f"case {i}", "rho": 0.5, "classes": ["random", 7, None],
+              "outputs": {"y": {"max_bound": 1e-3, "max_error": 1e-6, "sample": s}}}
+             for i, s in enumerate(samples)]
+    cases.append({"name": "no outputs", "rho": 2.0, "classes": "cancellation"})
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    (certs / "odd.json").write_text(json.dumps(_cert(
+        dtypes={"float32": {}}, per_dtype={"float32": {"cases": cases}})))
+    summary = write_site(tmp_path / "site", [], None, certs)
+    assert summary.certificates == 1 and summary.unreadable == []
+    page = (tmp_path / "site" / "certificates" / "odd.html").read_text(encoding="utf-8")
+    assert "measured error against bound" in page and "ρ per case class" in page
+    from verify.report.certificate import _class_plot
+    from verify.report.plots import Plotter
+    # a string is not a list of classes (its letters are not classes)
+    assert _class_plot({"float32": [{"rho": 2.0, "classes": "ab"}]}, Plotter()) is None
+    assert _class_plot({"float32": [{"rho": 2.0, "classes": ["ab"]}]}, Plotter())

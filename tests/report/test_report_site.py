@@ -56,8 +56,10 @@ def test_law_page_shows_statement_counterexample_near_miss_and_uses(small_site):
 
 def test_certificate_page_has_plots_tables_and_current_sources(small_site):
     page = read(small_site, "certificates/matmul.triton-interpreter.html")
-    assert page.count("<svg") == 3            # error vs bound, ρ per case, test power
+    assert page.count("<svg") == 4     # error vs bound, ρ per case and per class, power
     assert "ρ = 1 (error = bound)" in page
+    assert "One point per sampled element" in page and "bound (of the element)" in page
+    assert "ρ per case class" in page and "k-not-multiple-of-block" in page
     assert "Merge trees" in page and "Planted bugs" in page
     assert "Stale" not in page and "changed" not in page
     assert page.count('<span class="ok">current</span>') >= 5
@@ -103,6 +105,44 @@ def test_minimal_and_unreadable_certificates_render(small_site):
     broken = read(small_site, "certificates/broken.html")
     assert "could not be read as a certificate" in broken
     assert "unreadable" in read(small_site, "index.html")
+
+
+def test_error_plot_draws_every_sampled_element_and_falls_back_to_case_maxima():
+    """A certificate's samples give one point each; one written before samples gives
+    one point per case and output, labelled as such."""
+    import copy
+    import json
+
+    from conftest import DATA
+    from verify.report import certificate
+    from verify.report.plots import Plotter
+    cert = json.loads((DATA / "matmul.triton-interpreter.json").read_text())
+    records = certificate._case_records(cert["per_dtype"])
+    points, per_element = certificate._error_points(records)
+    sampled = sum(len(o["sample"]["bound"]) for cases in records.values()
+                  for case in cases for o in case["outputs"].values() if "sample" in o)
+    assert per_element and len(points) == sampled > 2 * len(cert["per_dtype"]["float32"]["cases"])
+    old = copy.deepcopy(cert)
+    for cases in _cases(old):
+        for out in cases["outputs"].values():
+            out.pop("sample", None)
+    old_points, old_per_element = certificate._error_points(
+        certificate._case_records(old["per_dtype"]))
+    assert not old_per_element and len(old_points) == sum(
+        len(case["outputs"]) for case in _cases(old))
+    svg = Plotter().error_vs_bound(old_points, old_per_element)
+    assert "bound (largest in the case)" in svg
+
+
+def _cases(cert):
+    return [case for r in cert["per_dtype"].values() for case in r["cases"]]
+
+
+def test_an_infinite_error_is_drawn_on_the_top_edge():
+    from verify.report.plots import Plotter
+    svg = Plotter().error_vs_bound([("float32", 1e-3, 1e-5), ("float32", 1e-3, float("inf")),
+                                    ("float16", 1e-2, 0.0)], per_element=True)
+    assert "float32: error ∞ (on the top edge)" in svg and "float16: error 0" in svg
 
 
 def test_scatter_is_downsampled():

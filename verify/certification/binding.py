@@ -16,13 +16,13 @@ What the spec gets:
 - ``bound``: derived — the reference evaluated on balls under the backend's model
   (``radius.model_for``) at ``compute`` precision with the stated ``block``; the bound
   is the kernel radius, plus u_out|ŷ| + η_out for an output stored in a format coarser
-  than ``compute`` (on the stored output ŷ), plus the oracle's radius. With
+  than ``compute`` (ŷ's own dtype: stored_formats.py), plus the oracle's radius. With
   ``hand_bound=``, the dtypes not in ``derived_dtypes`` use that bound (plus the
   oracle's radius) instead; ``Binding.kind`` and the certificate's ``bound.kind`` say
   which, per dtype. Test power (``power.check``) is
   computed for every case alongside and kept in ``binding_of(spec).power``.
-- ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's
-  family), completed with the reference's other inputs (weights, ...).
+- ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's family)
+  and schedule.py's, completed with the reference's other inputs (weights, ...).
 - ``combine``/``algorithm``: with ``kernel=`` (the ``@triton.jit`` function), the combines
   passed to ``tl.reduce``/``tl.associative_scan`` are found and audited
   (``discover.py``); a combine refuted associative makes every case fail with the
@@ -36,18 +36,18 @@ from __future__ import annotations
 
 import inspect
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
 import torch
 
 from impls.accuracy import TRITON_GPU as GPU_MODEL
-from impls.numerics import cast_error, unit_roundoff
+from impls.numerics import unit_roundoff
 from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
                         device as current_device)
 from verify.certification import power as test_power
-from verify.certification import bounds
+from verify.certification import bounds, overflow, schedule, stored_formats
 from verify.certification.radius_rounding import round_up
 from verify.cases import matrices, rows
 from verify.certification.references import Reference, lookup
@@ -103,12 +103,15 @@ class Choice:
 @dataclass
 class Records:
     """What certifying learns, kept for the certificate: the oracles by case, the test
-    power and the bound's flags per dtype, the audited combines."""
+    power, the bound's flags and the outputs' stored formats (``stored_formats.record``)
+    per dtype, the audited combines, the observed schedule by backend (schedule.py)."""
 
     oracles: dict = field(default_factory=dict)
     power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
+    stored: dict = field(default_factory=dict)
     combines: dict | None = None
+    schedule: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -230,13 +233,16 @@ class Binding:
     def bound(self, case: Case, dtype: str, outputs: dict) -> dict:
         """Derived: kernel radius (running error analysis of the reference at the
         compute format, any reduction order) + the output's cast, u_out|ŷ| + η_out,
-        when its format is coarser than the compute format + the float64 oracle's
-        radius. For a dtype certified with the hand bound: that bound + the oracle's
-        radius (the hand bound's own oracle allowance then covers nothing, harmlessly).
-        Outputs beyond the reference's (``extra``) get their bounds from ``extra.bound``."""
+        when its stored format (the dtype the wrapper returned, recorded here) is coarser
+        than the compute format + the float64 oracle's radius. For a dtype certified with
+        the hand bound: that bound + the oracle's radius (the hand bound's own oracle
+        allowance then covers nothing, harmlessly). Outputs beyond the reference's
+        (``extra``) get their bounds from ``extra.bound``."""
         if self.against.extra is not None:
             everything = outputs
             outputs = {k: v for k, v in outputs.items() if k in self.running.returns}
+        stored_formats.record(self.records.stored, dtype,
+                              stored_formats.observe(outputs, self.running.returns))
         cached = self.records.oracles.get(id(case))
         if cached is None or cached[0] is not case:
             self.oracle(case)
@@ -257,7 +263,7 @@ class Binding:
         lower = test_power.naive_lower(self._reference_fn(), self._used(case), dtype, {})
         exact = self.against.reference.exact_outputs
         self.records.power.setdefault(dtype, []).append(
-            test_power.check(case, outputs, {k: values[k] for k in bound}, bound,
+            test_power.check(case, outputs, {k: values[k] for k in bound if k in values}, bound,
                              naive_lower=lower, exact=exact))
         bound["_formula"] = formula
         if self.against.extra is not None:
@@ -265,19 +271,27 @@ class Binding:
         return bound
 
     def _derived(self, case: Case, dtype: str, outputs: dict, r64: dict) -> dict:
+        """Each output's derived bound; ``_overflow``: ``overflow.intermediate_notes``."""
         model = self.model(dtype)
-        formats = self.against.reference.formats(dtype)
-        _, radii, flags = bounds.evaluate(
-            self._reference_fn(), self._inputs(case, dtype), model, dtype,
-            out_formats={k: model.compute for k in formats})
+        formats = {**self.against.reference.formats(dtype),
+                   **stored_formats.observe(outputs, self.running.returns)}
+        def evaluate(at: bounds.Model) -> tuple[dict, dict, list[str]]:
+            return bounds.evaluate(self._reference_fn(), self._inputs(case, dtype), at, dtype,
+                                   out_formats={k: at.compute for k in formats})
+        values, radii, flags = evaluate(model)
         if flags:
             self.records.flags.setdefault(dtype, {})[case.name] = flags
-        bound = {}
+        bound: dict[str, Any] = {}
         for k in (k for k in radii if k in self.running.returns):
             total = radii[k] + r64[k]
             if k in outputs and unit_roundoff(formats[k]) > model.u:
-                total = total + cast_error(outputs[k], formats[k])
+                total = total + overflow.cast_error(outputs[k], formats[k])
             bound[k] = round_up(total, 3)
+        narrower = lambda: evaluate(replace(model, compute=dtype))[2]  # noqa: E731
+        notes = overflow.intermediate_notes(outputs, {k: values[k] for k in bound}, formats,
+                                            flags, narrower)
+        if notes:
+            bound["_overflow"] = notes
         return bound
 
     def naive(self, case: Case, dtype: str) -> dict:
@@ -286,13 +300,16 @@ class Binding:
                     if isinstance(v, torch.Tensor) and v.is_floating_point() else v)
                 for k, v in self._used(case).items()}
         out = self._reference_fn()(**args)
-        return {k: v for k, v in out.items() if k in self.running.returns}
+        formats = stored_formats.stored(self.against.reference.formats(dtype),
+                                        self.records.stored.get(dtype, {}))
+        return {k: stored_formats.cast(v, formats.get(k)) for k, v in out.items()
+                if k in self.running.returns}
 
     # cases and metadata --------------------------------------------------------------
     def cases(self, seed: int, backend: str) -> list[Case]:
         source = self.source.inputs or _default_cases(self.against.reference)
         out = []
-        for i, case in enumerate(source(seed, backend)):
+        for i, case in enumerate([*source(seed, backend), *schedule.cases(self, seed, backend)]):
             missing = [k for k in self.against.reference.inputs if k not in case.inputs]
             if missing and self.against.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])
@@ -317,15 +334,17 @@ class Binding:
         return out
 
     def precision(self, dtype: str) -> dict:
-        formats = self.against.reference.formats(dtype)
-        out = {"in": dtype, "accumulate": self.choice.compute,
-               "out": ", ".join(f"{formats[o]} ({o})" for o in self.running.returns)}
+        """``out``: the stored formats observed (declared before any run); ``notes``."""
+        declared, seen = self.against.reference.formats(dtype), self.records.stored.get(dtype, {})
+        out: dict[str, Any] = {"in": dtype, "accumulate": self.choice.compute, "out":
+                               stored_formats.describe(declared, seen, self.running.returns)}
         if self.against.formats:
             out["fixed_inputs"] = dict(self.against.formats)
         given = self.choice.model_options.get("dot_input", "ieee")
         if callable(given) or given != "ieee":
             out["input_precision"] = self.model(dtype).dot_input
-        return out
+        notes = stored_formats.differences(declared, seen, self.running.returns)
+        return {**out, "notes": notes} if notes else out
 
 
 def _cpu64(x: Any) -> torch.Tensor:
@@ -369,6 +388,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     if unknown:
         raise BadInput(f"reference {ref.name!r} has no option(s) {', '.join(unknown)} "
                          f"(it has: {', '.join(ref.options) or 'none'})")
+    ref = ref.configured(options)  # option values checked; formats and completion they decide
     returns = tuple(outputs) if outputs is not None else ref.outputs
     missing = [o for o in returns if o not in ref.outputs]
     if missing:

@@ -24,11 +24,19 @@ compares the kernel with the true value, not with the oracle's float64 rounding 
 
 Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
 whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
-``_oracle`` in the oracle describes its precision) and are recorded, not compared;
-``case.params["classes"]`` lists the adversarial classes a case covers;
+``_overflow`` in the bound explains a non-finite output, and a failing case carries it
+as its ``note``; ``_oracle`` in the oracle describes its precision) and are recorded,
+not compared; ``spec.precision(dtype)`` is asked again after the dtype's cases ran (a
+binding reports the stored formats it observed), and its ``notes`` join the
+certificate's;
+``case.params["classes"]`` lists the adversarial classes a case covers (each case
+record repeats them);
 ``case.params["n"]`` is the reduction length used for the expected error level;
 ``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
 case whose numbers only fp32 can hold), and the certificate lists the skips.
+
+A binding's cases include those of the block schedule its wrapper was seen to launch
+(schedule.py); the certificate's ``schedule`` lists what was seen and the classes covered.
 """
 from __future__ import annotations
 
@@ -39,11 +47,12 @@ from typing import Any, Iterable, Mapping
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
-from verify.certification import contract, document, power
+from verify.certification import contract, document, elements, power, schedule
 from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
 from verify.certification.environment import INTERPRETER, normalize_backend
 from verify.certification.guards import GuardedAllocator, watching
+from verify.certification.overflow import accepted, stored_format
 from verify import hardware
 from verify.certification.trees import merge_trees
 from verify.errors import BadInput
@@ -153,8 +162,10 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
             dtype_info[dtype] = {**info, "status": "skipped", "reason": BF16_NOTE}
             notes.append(BF16_NOTE)
             continue
-        dtype_info[dtype] = {**info, "status": "certified"}
         result = _certify_dtype(spec, dtype, cases, oracles, oracle_meta, info)
+        info = dict(spec.precision(dtype))   # what running the cases observed
+        dtype_info[dtype] = {**info, "status": "certified"}
+        notes.extend(f"{dtype}: {note}" for note in info.get("notes", ()))
         per_dtype[dtype] = result
         formula = formula or result.pop("formula", None)
         result.pop("formula", None)
@@ -190,9 +201,22 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
 
     cert = document.build(spec, backend, seed, cases, laws, passed, notes, per_dtype,
                           dtype_info, formula, oracle_meta, started, covered, trees)
+    observed = _schedule(spec, backend, cases)
+    if observed is not None:
+        document.add_schedule(cert, observed)
     if compiled:
         hardware.attach(cert, spec, backend)
     return cert
+
+
+def _schedule(spec, backend: str, cases: list) -> dict | None:
+    """The block schedule a binding's wrapper was seen to use and the classes its cases
+    cover (schedule.py); None for a spec not made by ``bind``."""
+    try:
+        kept = binding_of(spec).records.schedule
+    except TypeError:
+        return None
+    return schedule.section(kept[backend], cases) if backend in kept else None
 
 
 def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -214,7 +238,9 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         if only is not None and dtype not in only:
             skipped.append(case.name)
             continue
-        record: dict[str, Any] = {"name": case.name, "outputs": {}}
+        record: dict[str, Any] = {"name": case.name,
+                                  "classes": list(case.params.get("classes", ())),
+                                  "outputs": {}}
         try:
             if index not in oracles:
                 oracle = spec.oracle(case)
@@ -245,6 +271,8 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
         record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
                             default=0.0)
         record["pass"] = ok
+        if not ok and bound.get("_overflow"):
+            record["note"] = "; ".join(bound["_overflow"])
         records.append(record)
     return {
         **_dtype_figures(records, n_max, _accumulate_roundoff(info)),
@@ -280,8 +308,9 @@ def _with_oracle_error(bound: Mapping[str, Any], oracle: Mapping[str, Any],
 
 def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any],
                      bound: Mapping[str, Any], worst_kernel: dict[str, float]) -> dict:
-    """Each oracle output against the kernel's: exactly, or against its bound; the
-    worst error per output accumulates in ``worst_kernel``."""
+    """Each oracle output against the kernel's: exactly, or against its bound (with a
+    sample of its elements, elements.py); the worst error per output accumulates in
+    ``worst_kernel``."""
     compared: dict[str, dict] = {}
     for key, reference in oracle.items():
         if key not in outputs:
@@ -293,6 +322,9 @@ def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any]
                              "problem": "no bound for this output"}
         else:
             compared[key] = compare_float(outputs[key], reference, bound[key])
+            picked = elements.sample(outputs[key], reference, bound[key])
+            if picked is not None:  # a few elements for the report's plot
+                compared[key]["sample"] = picked
             if compared[key].get("max_error") is not None:
                 worst_kernel[key] = max(worst_kernel.get(key, 0.0),
                                         compared[key]["max_error"])
@@ -365,6 +397,8 @@ def _accumulate_roundoff(info: Mapping[str, Any]) -> float | None:
 
 
 def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dict) -> None:
+    """The naive formulation's worst error per output into ``worst``; its ±∞ where the
+    exact value lies beyond its output format's range (same sign) counts as exact."""
     try:
         naive = spec.reference(case, dtype)
     except Exception as exc:
@@ -376,7 +410,8 @@ def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dic
         o, r = _as_cpu64(naive[key]), _as_cpu64(reference)
         if o.shape != r.shape:
             continue
-        same = (o == r) | (torch.isnan(o) & torch.isnan(r))
+        beyond = accepted(o, r, torch.zeros_like(r), stored_format(naive[key]))
+        same = (o == r) | (torch.isnan(o) & torch.isnan(r)) | beyond
         err = torch.where(same, torch.zeros_like(o), (o - r).abs())
         nan = torch.isnan(err)
         if bool(nan.any()):  # the naive formula's NaNs are counted, not compared
@@ -404,6 +439,7 @@ def certify_binding(spec, backend: str, **kwargs) -> dict:
     records = binding_of(spec).records
     records.power.clear()
     records.flags.clear()
+    records.stored.clear()
     cert = certify(spec, backend, **kwargs)
     document.add_binding_power(cert, {d: power.summary(checks)
                                       for d, checks in records.power.items()},

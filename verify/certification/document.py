@@ -5,8 +5,9 @@ figures, the hashed sources, the merge trees) with ``pass`` as the pipeline deci
 it; the other functions add what later stages learn — the planted bugs (one shape:
 name → {"caught", "rho"} and "crashed" when running the bug killed the process), a
 binding's own test power — and each can only turn ``pass`` to False, with a note
-saying why (``_fail``). ``failed`` is the document of a kernel that produced none;
-``write`` writes a document atomically and records where.
+saying why (``_fail``); the observed block schedule (``add_schedule``) is only recorded.
+``failed`` is the document of a kernel that produced none; ``write`` writes a document
+atomically and records where.
 """
 from __future__ import annotations
 
@@ -128,6 +129,13 @@ def add_binding_power(cert: dict, power: Mapping[str, dict], flags: Mapping[str,
                     + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
     if combines is not None:
         cert["combines"] = combines["combines"]
+
+
+def add_schedule(cert: dict, section: Mapping[str, Any]) -> None:
+    """The ``schedule`` section: the launches a binding's wrapper was seen to make on the
+    probes, the blocked reductions read from them, and the schedule classes its cases
+    cover (schedule.py). It records; the schedule cases themselves pass or fail."""
+    cert["schedule"] = dict(section)
 
 
 def add_compiled(cert: dict, section: Mapping[str, Any], target: str | None) -> None:

@@ -19,6 +19,18 @@ from verify.errors import BadInput
 
 GPU, INTERPRETER = "gpu", "triton-interpreter"
 CHOICES = ("auto", "gpu", "interpreter")
+# What each backend does with results below the normal range (the certificate's
+# ``device.subnormals``); tests/certification/test_overflow.py probes the interpreter's.
+SUBNORMALS = {
+    INTERPRETER: "numpy arithmetic: gradual underflow in every format, subnormal inputs and "
+                 "results kept, never flushed to zero",
+    GPU: "Triton's defaults: the kernel's float32 add, multiply and fma compile without "
+         ".ftz (subnormals kept) and conversions to float16/bfloat16 keep subnormals; "
+         "instructions with .ftz flush subnormal inputs and results to zero: libdevice "
+         "functions (compiled with reflect-ftz, e.g. logf's fma.rn.ftz.f32 steps) and "
+         "approximate ones such as sqrt.approx.ftz.f32 and rsqrt.approx.ftz.f32; those "
+         "this kernel uses are listed under compiled.<target>.launches[].ftz",
+}
 
 
 def _cuda_available() -> bool:
@@ -81,14 +93,16 @@ def normalize_backend(name: str) -> str:
 
 
 def device_description(backend: str) -> dict:
-    """The certificate's ``device``: name, compute capability and a one-line text."""
+    """The certificate's ``device``: name, compute capability, a one-line text and what
+    the backend does with subnormals (``SUBNORMALS``)."""
     if backend == GPU and _cuda_available():
         import torch
         major, minor = torch.cuda.get_device_capability()
         name = torch.cuda.get_device_name()
         return {"name": name, "capability": f"{major}.{minor}",
-                "text": f"{name} (sm_{major}{minor})"}
-    return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)"}
+                "text": f"{name} (sm_{major}{minor})", "subnormals": SUBNORMALS[GPU]}
+    return {"name": "cpu", "capability": None, "text": "cpu (Triton interpreter)",
+            "subnormals": SUBNORMALS[INTERPRETER]}
 
 
 def compiled_target() -> str | None:

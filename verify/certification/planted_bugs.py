@@ -49,6 +49,9 @@ _ROW_STAT_LOAD = ("inside = cols < n_cols\n"
                   "        x = tl.load(x_row + cols, mask=inside, other=0.0).to(tl.float32)\n"
                   "        ones")
 
+_PAGE_LOOKUP = "page = tl.load(table_row + offs_n // PAGE, mask=visible, other=0)"
+_RING_MERGE = "m_i, l_i, acc = flash_state(m_i, l_i, acc, m_s, l_s, o_s)"
+
 ROWS: tuple[Planted, ...] = (
     # ---------------------------------------------------------------- softmax
     Planted("softmax", "rescale_dropped",
@@ -86,6 +89,23 @@ ROWS: tuple[Planted, ...] = (
               "        m_b = tl.max(s, axis=1, keep_dims=True)",
               "m_b = tl.max(s, axis=1, keep_dims=True)\n"
               '        s = tl.where(visible, s, -float("inf"))'),)),
+    # ---------------------------------------------------------------- paged_attention
+    Planted("paged_attention", "page_off_by_one",
+            "the page index off by one: the last token of every page is looked up through "
+            "the next logical page's table entry (its page computed from n + 1)",
+            ((_PAGE_LOOKUP, _PAGE_LOOKUP.replace("offs_n // PAGE", "(offs_n + 1) // PAGE")),)),
+    Planted("paged_attention", "table_ignored",
+            "the block table ignored: logical page i read from physical page i, as a "
+            "kernel written for a contiguous cache does",
+            ((_PAGE_LOOKUP, "page = offs_n // PAGE"),)),
+    # ---------------------------------------------------------------- ring_attention
+    Planted("ring_attention", "rescale_dropped_between_shards",
+            "the shards' (ℓ, o) added around the ring without rescaling to the common "
+            "maximum, each still relative to its own (ring_attention.no_rescale)",
+            ((_RING_MERGE, "m_i, l_i, acc = tl.maximum(m_i, m_s), l_i + l_s, acc + o_s"),)),
+    Planted("ring_attention", "ring_stops_early",
+            "the ring stops one step early: the last shard to arrive is never merged",
+            (("for step in range(0, SHARDS):", "for step in range(0, SHARDS - 1):"),)),
     # ---------------------------------------------------------------- matmul
     Planted("matmul", "k_tail_dropped", "the last partial K tile is never loaded",
             (("for k0 in range(0, K, BLOCK_K):",

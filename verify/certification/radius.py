@@ -37,13 +37,13 @@ Use: wrap inputs with ``Ball.input(x, dtype, model)`` and run the reference (wri
 with torch functions and tensor methods — ``torch.exp(b)``, ``b.sum(-1)``, ``b @ c`` —
 dispatched here through ``__torch_function__``); or call ``bounds.evaluate``.
 
-Modules, each importing only those before it: ``radius_model`` (the Model and the
-active-model stack), ``radius_rounding`` (bound arithmetic rounded upward), this
-module (Ball, comparisons, elementwise operations, the output cast, and the dispatch
-table the next three register into), ``radius_reduce`` (sum, mean, var, max/min, matmul,
-cumsum, linear recurrence), ``radius_compose`` (softmax, log-sum-exp, norms, top-k),
-``radius_torch`` (torch functions), ``references`` (the reference catalog), and
-``bounds`` (the front: imports them all, ``evaluate``, the ball interpretation).
+Modules, each importing only those before it: ``radius_model`` (the Model, the model
+stack), ``radius_rounding`` (bound arithmetic rounded upward), this module (Ball,
+comparisons, elementwise operations, the output cast, the dispatch tables),
+``radius_reduce`` (sum, mean, var, max/min, matmul, cumsum, linear recurrence),
+``radius_compose`` (softmax, log-sum-exp, norms, top-k), ``radius_special`` (sigmoid,
+tanh, erf), ``radius_torch`` (torch functions), the reference catalog
+(``reference_ops``, ``references_nn``, ``references``), ``bounds`` (the front).
 """
 from __future__ import annotations
 
@@ -345,6 +345,12 @@ class Ball:
             raise NotImplementedError(f"torch.{name} has no derived error bound")
         return impl(*args, **kwargs)
 
+    def __getattr__(self, name):  # tensor methods the table maps: x.sigmoid(), x.gather()
+        impl = None if name.startswith("__") else TORCH_TABLE.get(getattr(torch.Tensor, name, None))
+        if impl is None:
+            raise AttributeError(f"torch.Tensor.{name} has no derived error bound on balls")
+        return lambda *args, **kwargs: impl(self, *args, **kwargs)
+
 
 def _v(x: Any) -> torch.Tensor:
     return x.v if isinstance(x, Ball) else torch.as_tensor(x, dtype=F64)
@@ -367,7 +373,7 @@ def add(a: Any, b: Any) -> Ball:
     # x + 0 is x exactly (no rounding, no underflow) when both operands are exact
     exact = (is_exact_zero(a) & (b.r == 0)) | (is_exact_zero(b) & (a.r == 0))
     r = torch.where(exact, torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, r, a, b))
+    return Ball(v, keep_exact_inf(v, r, a, b, op="a + b"))
 
 
 def sub(a: Any, b: Any) -> Ball:
@@ -382,7 +388,7 @@ def mul(a: Any, b: Any) -> Ball:
     zero = is_exact_zero(a) | is_exact_zero(b)
     r = ma * b.r + (b.v.abs() + b.r) * a.r + m.u * ma * mb + m.eta
     r = torch.where(zero, torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b, op="x * x" if a is b else "a * b"))
 
 
 def div(a: Any, b: Any) -> Ball:
@@ -395,7 +401,7 @@ def div(a: Any, b: Any) -> Ball:
     r = a.r / safe + ma * b.r / (safe * safe) + m.rel("div") * ma / safe + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
     r = torch.where(is_exact_zero(a) & (low > 0), torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a, b))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, b, op="a / b"))
 
 
 def exp(a: Any) -> Ball:
@@ -407,7 +413,7 @@ def exp(a: Any) -> Ball:
     top = torch.exp(a.v + a.r)
     r = top * torch.expm1(rho) + m.rel("exp") * torch.exp(a.v + a.r + rho) + m.eta
     r = torch.where(torch.isneginf(a.v) & (a.r == 0), torch.zeros_like(r), r)
-    return Ball(v, keep_exact_inf(v, round_up(r), a))
+    return Ball(v, keep_exact_inf(v, round_up(r), a, op="exp(x)"))
 
 
 def log(a: Any) -> Ball:
@@ -445,7 +451,7 @@ def rsqrt(a: Any) -> Ball:
     safe = torch.where(low > 0, low, torch.ones_like(low))
     r = a.r / (2.0 * safe * torch.sqrt(safe)) + m.rel("rsqrt") / torch.sqrt(safe) + m.eta
     r = torch.where(low > 0, r, torch.full_like(r, INF))
-    return Ball(v, no_overflow(v, round_up(r)))
+    return Ball(v, no_overflow(v, round_up(r), op="rsqrt(x)"))
 
 
 def maximum(a: Any, b: Any) -> Ball:

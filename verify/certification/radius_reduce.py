@@ -42,7 +42,7 @@ def reduce_sum(x: Any, dim=None, keepdim: bool = False) -> Ball:
     r = (torch.where(finite, x.r, zero).sum(dim=dims, keepdim=keepdim) + g * total
          + 2 * n * current().eta)
     r = _reduced_inf(v, round_up(r, n), x, dims, keepdim)
-    return Ball(v, no_overflow(v, r, partial=total))
+    return Ball(v, no_overflow(v, r, partial=total, op="a sum"))
 
 
 def _reduced_inf(v: torch.Tensor, r: torch.Tensor, x: Ball, dims, keepdim: bool
@@ -100,7 +100,7 @@ def matmul(a: Any, b: Any) -> Ball:
     big = ma @ mb
     r = ma @ b.r + a.r @ (b.v.abs() + b.r) + g * big + 2 * k * m.eta
     r = torch.where(_integer_dot(a, b, big, m), torch.zeros_like(r), r)
-    return Ball(v, no_overflow(v, round_up(r, k), partial=big))
+    return Ball(v, no_overflow(v, round_up(r, k), partial=big, op="a matmul"))
 
 
 def _integer_dot(a: Ball, b: Ball, big: torch.Tensor, m) -> torch.Tensor:
@@ -144,8 +144,8 @@ def cumsum(x: Any, dim: int) -> Ball:
         rounding = (_gamma_of(own).reshape(shape) * (total - before)
                     + _gamma_of(early).reshape(shape) * before)
     r = x.r.cumsum(dim) + rounding + (2 * (idx + 1) * m.eta).reshape(shape)
-    return Ball(v, no_overflow(v, torch.where(torch.isfinite(v), round_up(r, n + 2),
-                                               torch.full_like(r, INF)), partial=total))
+    r = torch.where(torch.isfinite(v), round_up(r, n + 2), torch.full_like(r, INF))
+    return Ball(v, no_overflow(v, r, partial=total, op="a prefix sum"))
 
 
 def _gamma_of(depth: torch.Tensor) -> torch.Tensor:
@@ -175,7 +175,8 @@ def linear_recurrence(a: Any, b: Any, dim: int = -1, h0: Any = 0.0) -> Ball:
         vs.append(hv)
         rs.append(round_up(d + gamma(2 * t + 1, m.u) * s + (t + 1) * m.eta, 3))
     v, r = torch.stack(vs), torch.stack(rs)
-    return Ball(torch.movedim(v, 0, dim), torch.movedim(no_overflow(v, r), 0, dim))
+    return Ball(torch.movedim(v, 0, dim),
+                torch.movedim(no_overflow(v, r, op="the linear recurrence"), 0, dim))
 
 
 for _name, _fn in (("reduce_sum", reduce_sum), ("mean", mean), ("var", var), ("amax", amax),

@@ -1,5 +1,6 @@
 """Bound arithmetic of the radius interpretation: float64 rounded upward, magnitudes of
-balls, exactness tests, and the overflow rule (no bound where the kernel may overflow).
+balls, exactness tests, and the overflow rule (no bound where the kernel may overflow; an
+operation that names itself also raises a flag saying where, ``overflow_flag``).
 
 Functions here take anything with tensors ``v`` (value) and ``r`` (radius); they do not
 import ``Ball``. Not covered: the rounding of the evaluated operations themselves (each
@@ -12,7 +13,7 @@ import math
 import torch
 
 from impls.numerics import format_name
-from verify.certification.radius_model import current
+from verify.certification.radius_model import current, flag
 
 INF = math.inf
 UP = 1.0 + 2.0 ** -50
@@ -58,21 +59,43 @@ FORMAT_MAX = {"float64": torch.finfo(torch.float64).max, "float32": torch.finfo(
 
 
 def no_overflow(v: torch.Tensor, r: torch.Tensor, fmt: str | None = None,
-                 partial: torch.Tensor | None = None) -> torch.Tensor:
+                partial: torch.Tensor | None = None, op: str | None = None) -> torch.Tensor:
     """No bound (∞) where a finite value's ball — or ``partial``, a bound on every
     intermediate of a reduction (Σ|xᵢ| for a sum in any order) — reaches the format's
-    overflow threshold: the kernel may have produced ±∞ there."""
-    top = FORMAT_MAX[format_name(fmt or current().compute)]
+    overflow threshold: the kernel may have produced ±∞ there. ``op`` (an intermediate
+    in the compute format, "x * x") raises ``overflow_flag`` where that happens with a
+    finite radius (an operand without a bound was flagged where it lost it)."""
+    name = format_name(fmt or current().compute)
+    top = FORMAT_MAX[name]
     size = v.abs() + 2.0 * r
     if partial is not None:
         size = torch.maximum(size, partial * 1.001)
     reach = torch.isfinite(v) & (size >= top)
+    if op is not None and bool((reach & torch.isfinite(r)).any()):
+        flag(overflow_flag(op, name, reach & torch.isfinite(r), v, top))
     return torch.where(reach, torch.full_like(r, INF), r)
 
 
-def keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands) -> torch.Tensor:
+def overflow_flag(op: str, fmt: str, reach: torch.Tensor, v: torch.Tensor, top: float) -> str:
+    """"x * x overflows float16 at 2 element(s), first (0, 3) (value 71000, largest
+    finite 65504)": where ``op``'s ball reaches ``top``; "may overflow" when at the first
+    such element only its radius or a partial sum reaches it."""
+    index = tuple(int(i) for i in reach.nonzero()[0])
+    value = float(v[index])
+    verb = "overflows" if abs(value) >= top else "may overflow"
+    return (f"{op} {verb} {fmt} at {int(reach.sum())} element(s), first {index} "
+            f"(value {value:.6g}, largest finite {top:g})")
+
+
+def is_overflow_flag(text: str) -> bool:
+    """Whether a flag of the ball evaluation is an ``overflow_flag``."""
+    return " overflows " in text or " may overflow " in text
+
+
+def keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands, op: str | None = None
+                   ) -> torch.Tensor:
     """An infinite result that came from an exact infinite operand is exact; any other
-    non-finite value or radius means no bound."""
+    non-finite value or radius means no bound (``op``: see ``no_overflow``)."""
     from_exact = torch.zeros_like(v, dtype=torch.bool)
     for b in operands:
         from_exact = from_exact | torch.broadcast_to(is_exact_inf(b), v.shape)
@@ -82,5 +105,5 @@ def keep_exact_inf(v: torch.Tensor, r: torch.Tensor, *operands) -> torch.Tensor:
     exact = torch.isinf(v) & from_exact & finite_radii
     r = torch.where(exact, torch.zeros_like(r), r)
     r = torch.where(torch.isnan(v) | (torch.isinf(v) & ~exact), torch.full_like(r, INF), r)
-    return no_overflow(v, r)
+    return no_overflow(v, r, op=op)
 

@@ -1,7 +1,8 @@
 """The ``__torch_function__`` dispatch of balls: which torch function or tensor method
 maps to which ball operation, with the argument conventions of torch (``torch.var``'s
 ``unbiased``/``correction``, ``torch.where``'s three arguments, ``dtype=`` ignored: the
-model fixes the formats).
+model fixes the formats). Tensor methods the table maps work on balls too (``Ball``
+forwards them: ``x.sigmoid()``, ``x.gather(-1, i)``).
 
 A torch function absent from ``TORCH_TABLE`` raises NotImplementedError (no derived
 bound) in ``Ball.__torch_function__``; nothing is guessed.
@@ -17,6 +18,7 @@ from verify.certification.radius_compose import (layer_norm, log_softmax, logsum
                                                  rms_norm, softmax)
 from verify.certification.radius_reduce import (amax, amin, cumsum, matmul, mean,
                                                 reduce_sum, var)
+from verify.certification.radius_special import erf, gelu, sigmoid, silu, tanh
 
 
 def _stack(balls, dim=0):
@@ -27,6 +29,17 @@ def _stack(balls, dim=0):
 def _cat(balls, dim=0):
     return Ball(torch.cat([lift(b).v for b in balls], dim),
                 torch.cat([lift(b).r for b in balls], dim))
+
+
+def _gather(x, dim, index, **_):
+    """Picking elements (a target class per row) is exact: the picked radii."""
+    x = lift(x)
+    return Ball(x.v.gather(dim, index), x.r.gather(dim, index))
+
+
+def _reshape(x, *shape):
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    return lift(x).reshape(*shape)
 
 
 def _torch_where(cond, a=None, b=None):
@@ -75,5 +88,12 @@ TORCH_TABLE.update({
     torch.square: lambda x: mul(x, x), torch.stack: _stack, torch.cat: _cat,
     torch.nn.functional.layer_norm: layer_norm,
     torch.nn.functional.rms_norm: rms_norm,
+    torch.gather: _gather, torch.Tensor.gather: _gather,
+    torch.reshape: _reshape, torch.Tensor.reshape: _reshape, torch.Tensor.view: _reshape,
+    torch.sigmoid: sigmoid, torch.Tensor.sigmoid: sigmoid, torch.special.expit: sigmoid,
+    torch.nn.functional.sigmoid: sigmoid, torch.nn.functional.silu: silu,
+    torch.tanh: tanh, torch.Tensor.tanh: tanh, torch.nn.functional.tanh: tanh,
+    torch.erf: erf, torch.Tensor.erf: erf, torch.special.erf: erf,
+    torch.nn.functional.gelu: gelu,
 })
 

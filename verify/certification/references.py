@@ -3,21 +3,29 @@ with torch operations so the same function gives the naive result (torch tensors
 oracle and the derived bound (``radius.Ball``s), and order-varied simulations.
 
 Each ``Reference`` states its inputs, outputs (and which are compared exactly), the
-format of each output, how to complete a case's inputs (weights for a norm), and its
-conventions as options: ``masked_rows`` ("zeros": a fully masked row gives zeros and
-lse −∞; "nan": torch's NaN), ``eps``, ``causal``, ``k``.
+format of each output, how to complete a case's inputs (weights for a norm, target
+classes), and its conventions as options: ``masked_rows`` ("zeros": a fully masked row
+gives zeros and lse −∞; "nan": torch's NaN), ``eps``, ``causal``, ``k``, and the
+intermediate roundings kernels commonly make (rms_norm ``cast``, layer_norm ``stats``,
+swiglu/geglu ``round_activation``; ``references_nn``). ``Reference.configured(options)``
+checks an option's value against its choices and resolves what the options decide (the
+declared formats, the completion); ``describe`` is what ``python -m verify references``
+lists.
 
 Formulations (a kernel evaluating another formula needs a hand bound or a block
 model): softmax exp(x − max)/Σ; log-sum-exp max + log Σ exp(x − max); layer norm and
-var/mean two-pass (mean, then Σ(x − mean)²); RMSNorm x·rsqrt(mean(x²) + eps)·w; matmul
+var/mean and group norm two-pass (mean, then Σ(x − mean)²); RMSNorm
+x·rsqrt(mean(x²) + eps)·w; SwiGLU/GeGLU act(a)·b; cross-entropy lse − x[target]; matmul
 Σₖ aᵢₖbₖⱼ; LoRA xW + (xB)A as one accumulation with xB stored in the input format;
 int8 matmul (x·W_q)·s; cumsum; linear recurrence hₜ = aₜhₜ₋₁ + bₜ; attention softmax(QKᵀ·scale)V;
 top-k values (indices exact).
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -26,8 +34,12 @@ import torch
 from verify.cases import representable
 from verify.errors import BadInput
 from verify.certification import radius, radius_compose, radius_reduce
-from verify.certification.radius import Ball
+from verify.certification import references_nn as nn
+from verify.certification.reference_ops import full as _full, is_ball as _is_ball
+from verify.certification.reference_ops import to_input_format, where as _where
+from verify.certification.references_nn import softmax
 
+__all__ = ["CATALOG", "Reference", "custom", "describe_all", "lookup", "to_input_format"]
 NEG_INF = -math.inf
 
 
@@ -42,6 +54,9 @@ class Reference:
     options: Mapping[str, Any] = field(default_factory=dict)
     complete: Callable[[dict, np.random.Generator], dict] | None = None
     cases: str = "rows"                 # the case family its main input comes from
+    choices: Mapping[str, tuple] = field(default_factory=dict)  # option -> allowed values
+    option_formats: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None
+    description: str = ""               # one line; default: the fn's docstring's first
 
     def formats(self, dtype: str) -> dict:
         return {o: (dtype if self.out_formats.get(o, "input") == "input"
@@ -50,59 +65,51 @@ class Reference:
     def __call__(self, **kwargs) -> dict:
         return self.fn(**kwargs)
 
+    def configured(self, options: Mapping[str, Any]) -> "Reference":
+        """This reference with ``options`` over its defaults: a value outside an option's
+        choices is ``BadInput``; the declared formats are those the options imply
+        (``option_formats``), and ``complete`` gets the options its signature names."""
+        for key, allowed in self.choices.items():
+            if key in options and options[key] not in allowed:
+                raise BadInput(f"reference {self.name!r}: {key}={options[key]!r} is not one "
+                               f"of {', '.join(map(repr, allowed))}")
+        given = {**self.options, **options}
+        formats = {**self.out_formats, **(self.option_formats(given) if self.option_formats
+                                          else {})}
+        complete = self.complete
+        if complete is not None:
+            named = inspect.signature(complete).parameters
+            wanted = {k: v for k, v in given.items() if k in named}
+            complete = functools.partial(complete, **wanted) if wanted else complete
+        return replace(self, options=given, out_formats=formats, complete=complete)
 
-def _where(cond, a, b):
-    return radius.where(cond, a, b) if _is_ball(cond, a, b) else torch.where(cond, a, b)
-
-
-def _is_ball(*xs) -> bool:
-    return any(isinstance(x, (Ball, radius.Decision)) for x in xs)
-
-
-def _full(like, value):
-    return value if _is_ball(like) else torch.full_like(like, value)
-
-
-def to_input_format(x):
-    """``x`` rounded to the kernel's input format (its dtype): for balls the rounding is
-    added to the radius; plain tensors (the naive formulation) are returned as they are."""
-    return radius.stored(x) if _is_ball(x) else x
+    def describe(self) -> dict:
+        """Inputs, outputs with their declared formats ("input": the kernel's dtype),
+        options with defaults and choices, the formats other option values declare,
+        and a one-line description."""
+        doc = self.description or (inspect.getdoc(self.fn) or "").split("\n\n")[0]
+        options = {k: {"default": v, **({"choices": list(self.choices[k])}
+                                        if k in self.choices else {})}
+                   for k, v in self.options.items()}
+        by_option = {}
+        for key, allowed in self.choices.items():
+            for value in allowed:
+                changed = {o: f for o, f in self.configured({key: value}).out_formats.items()
+                           if self.out_formats.get(o, "input") != f}
+                if changed:
+                    by_option[f"{key}={value!r}"] = changed
+        return {"name": self.name, "description": " ".join(doc.replace("``", "").split()),
+                "inputs": list(self.inputs),
+                "outputs": {o: "exact" if o in self.exact_outputs else
+                            self.out_formats.get(o, "input") for o in self.outputs},
+                "exact_outputs": list(self.exact_outputs), "options": options,
+                "formats_by_option": by_option, "cases": self.cases,
+                "completes": self.complete is not None}
 
 
 # --------------------------------------------------------------------------- computations
-def softmax(x, masked_rows: str = "zeros"):
-    m = x.amax(-1, keepdim=True)
-    dead = m == NEG_INF
-    if masked_rows == "nan":
-        e = torch.exp(x - m)
-        s = e.sum(-1, keepdim=True)
-        return {"softmax": e / s, "lse": (m + torch.log(s)).squeeze(-1)}
-    m0 = _where(dead, _full(m, 0.0), m)
-    e = torch.exp(x - m0)
-    s = _where(dead, _full(m, 1.0), e.sum(-1, keepdim=True))
-    lse = _where(dead, _full(m, NEG_INF), m0 + torch.log(s))
-    return {"softmax": e / s, "lse": lse.squeeze(-1)}
-
-
-def log_softmax(x, masked_rows: str = "zeros"):
-    out = softmax(x, masked_rows)
-    return {"log_softmax": x - out["lse"].unsqueeze(-1), "lse": out["lse"]}
-
-
-def layer_norm(x, weight, bias, eps: float = 1e-5):
-    mean = x.mean(-1, keepdim=True)
-    d = x - mean
-    var = (d * d).mean(-1, keepdim=True)
-    rstd = torch.rsqrt(var + eps)
-    return {"y": d * rstd * weight + bias, "mean": mean.squeeze(-1), "rstd": rstd.squeeze(-1)}
-
-
-def rms_norm(x, weight, eps: float = 1e-6):
-    rstd = torch.rsqrt((x * x).mean(-1, keepdim=True) + eps)
-    return {"y": x * rstd * weight, "rstd": rstd.squeeze(-1)}
-
-
 def var_mean(x, correction: int = 0):
+    """Two-pass variance and mean over the last dim: Σ(x − mean)²/(n − correction)."""
     mean = x.mean(-1, keepdim=True)
     d = x - mean
     n = x.shape[-1]
@@ -111,6 +118,7 @@ def var_mean(x, correction: int = 0):
 
 
 def matmul(a, b):
+    """c = a @ b (each dot Σₖ aᵢₖbₖⱼ in any order)."""
     return {"c": a @ b}
 
 
@@ -128,10 +136,12 @@ def int8_matmul(x, wq, s):
 
 
 def cumsum(x):
+    """Inclusive prefix sums over the last dim."""
     return {"y": x.cumsum(-1)}
 
 
 def linear_recurrence(a, b):
+    """hₜ = aₜ·hₜ₋₁ + bₜ over the last dim, h₋₁ = 0 (any associative-scan order)."""
     if _is_ball(a, b):
         return {"h": radius_reduce.linear_recurrence(a, b, -1)}
     h, out = torch.zeros_like(a[..., 0]), []
@@ -142,6 +152,7 @@ def linear_recurrence(a, b):
 
 
 def attention(q, k, v, causal: bool = False, scale: float | None = None):
+    """o = softmax(q·kᵀ·scale)·v, scale 1/√d by default, optionally causal."""
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     s = (q @ k.transpose(-1, -2)) * scale
     if causal:
@@ -152,6 +163,7 @@ def attention(q, k, v, causal: bool = False, scale: float | None = None):
 
 
 def topk(x, k: int = 4):
+    """The k largest values of the last dim, descending, and their indices (exact)."""
     k = min(k, x.shape[-1])
     if _is_ball(x):
         idx = torch.sort(x.v, dim=-1, descending=True, stable=True).indices[..., :k]
@@ -161,14 +173,6 @@ def topk(x, k: int = 4):
 
 
 # --------------------------------------------------------------------------- completing cases
-def _row_vectors(*names, centre=(1.0, 0.0)):
-    def complete(inputs: dict, rng: np.random.Generator) -> dict:
-        n = inputs["x"].shape[-1]
-        extra = {name: representable(rng.normal(c, 0.5, n)) for name, c in zip(names, centre)}
-        return {**inputs, **extra}
-    return complete
-
-
 def _decay_pair(inputs: dict, rng: np.random.Generator) -> dict:
     x = inputs["x"]
     finite = torch.where(torch.isfinite(x), x, torch.zeros_like(x))
@@ -176,18 +180,39 @@ def _decay_pair(inputs: dict, rng: np.random.Generator) -> dict:
     return {"a": a, "b": representable(finite.clamp(-100, 100))}
 
 
+MASKED_ROWS = {"masked_rows": ("zeros", "nan")}
 CATALOG: dict[str, Reference] = {r.name: r for r in (
     Reference("softmax", softmax, ("x",), ("softmax", "lse"), {"lse": "float32"},
-              options={"masked_rows": "zeros"}),
-    Reference("log_softmax", log_softmax, ("x",), ("log_softmax", "lse"), {"lse": "float32"},
-              options={"masked_rows": "zeros"}),
+              options={"masked_rows": "zeros"}, choices=MASKED_ROWS),
+    Reference("log_softmax", nn.log_softmax, ("x",), ("log_softmax", "lse"),
+              {"lse": "float32"}, options={"masked_rows": "zeros"}, choices=MASKED_ROWS),
     Reference("logsumexp", softmax, ("x",), ("lse",), {"lse": "float32"},
-              options={"masked_rows": "zeros"}),
-    Reference("layer_norm", layer_norm, ("x", "weight", "bias"), ("y", "mean", "rstd"),
-              {"mean": "float32", "rstd": "float32"}, options={"eps": 1e-5},
-              complete=_row_vectors("weight", "bias")),
-    Reference("rms_norm", rms_norm, ("x", "weight"), ("y", "rstd"), {"rstd": "float32"},
-              options={"eps": 1e-6}, complete=_row_vectors("weight")),
+              options={"masked_rows": "zeros"}, choices=MASKED_ROWS,
+              description="lse = max + log Σ exp(x − max) over the last dim."),
+    Reference("layer_norm", nn.layer_norm, ("x", "weight", "bias"), ("y", "mean", "rstd"),
+              {"mean": "float32", "rstd": "float32"},
+              options={"eps": 1e-5, "stats": "float32"},
+              complete=nn.complete_layer_norm, choices={"stats": nn.LAYER_NORM_STATS},
+              option_formats=nn.layer_norm_formats),
+    Reference("rms_norm", nn.rms_norm, ("x", "weight"), ("y", "rstd"), {"rstd": "float32"},
+              options={"eps": 1e-6, "cast": "none"}, complete=nn.complete_rms_norm,
+              choices={"cast": nn.RMS_CASTS}),
+    Reference("group_norm", nn.group_norm, ("x", "weight", "bias"), ("y", "mean", "rstd"),
+              {"mean": "float32", "rstd": "float32"},
+              options={"num_groups": 2, "eps": 1e-5}, complete=nn.complete_group_norm),
+    Reference("swiglu", nn.swiglu, ("a", "b"), ("y",), options={"round_activation": False},
+              complete=nn.complete_gate, choices={"round_activation": (False, True)}),
+    Reference("geglu", nn.geglu, ("a", "b"), ("y",),
+              options={"approximate": "none", "round_activation": False},
+              complete=nn.complete_gate,
+              choices={"approximate": nn.GELU_APPROXIMATIONS,
+                       "round_activation": (False, True)}),
+    Reference("cross_entropy", nn.cross_entropy, ("x", "target"), ("loss", "lse"),
+              {"loss": "float32", "lse": "float32"}, options={"ignore_index": -100},
+              complete=nn.complete_targets),
+    Reference("nll_log_softmax", nn.nll_log_softmax, ("x", "target"),
+              ("loss", "log_softmax", "lse"), {"loss": "float32", "lse": "float32"},
+              options={"ignore_index": -100}, complete=nn.complete_targets),
     Reference("var_mean", var_mean, ("x",), ("var", "mean"),
               {"var": "float32", "mean": "float32"}, options={"correction": 0}),
     Reference("matmul", matmul, ("a", "b"), ("c",), cases="matrices"),
@@ -205,10 +230,15 @@ CATALOG: dict[str, Reference] = {r.name: r for r in (
 
 
 def lookup(name: str) -> Reference:
-    """The catalog reference ``name``; ValueError naming the known ones."""
+    """The catalog reference ``name``; ``BadInput`` naming the known ones."""
     if name not in CATALOG:
         raise BadInput(f"unknown reference {name!r} (known: {', '.join(sorted(CATALOG))})")
     return CATALOG[name]
+
+
+def describe_all() -> list[dict]:
+    """``Reference.describe`` of every catalog reference, in catalog order."""
+    return [ref.describe() for ref in CATALOG.values()]
 
 
 def custom(fn: Callable[..., dict], inputs: tuple[str, ...], outputs: tuple[str, ...],

@@ -23,8 +23,8 @@ from verify.argtypes import gib, positive_int, seconds, seed
 from verify.errors import BadInput
 from verify.processes import DEFAULT_LOAD_TIMEOUT, DEFAULT_MEMORY_GIB
 
-COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "compile", "papers",
-            "bench", "exercise", "report")
+COMMANDS = ("all", "laws", "list", "law", "explain", "audit", "certify", "references",
+            "compile", "papers", "bench", "exercise", "report")
 PROPERTIES = ("associativity", "separability", "locality", "sparsity", "redundancy",
               "symmetry")
 BACKENDS = ("auto", "gpu", "interpreter")
@@ -136,6 +136,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="kernel names (default: all; see `list`), or FILE.py[:NAME] naming "
                         "your own KernelSpec (made with verify.certification.binding.bind)")
     kernels(c, out=True)
+
+    cmd("references", "the references a kernel can be bound to (bind(fn, reference=NAME)): "
+                      "inputs, outputs with their declared formats, options with defaults")
 
     co = cmd("compile", "compile kernels for sm_90a/sm_100a (no GPU needed): instruction "
                         "profile and the GPU error model it backs")
@@ -318,6 +321,9 @@ def _handler(command: str) -> Callable[[Any], int]:
     if command in ("certify", "bench"):
         from verify.cli import kernel_cmd
         return getattr(kernel_cmd, f"cmd_{command}")
+    if command == "references":
+        from verify.cli.references_cmd import cmd_references
+        return cmd_references
     if command == "compile":
         from verify.cli.compile_cmd import cmd_compile
         return cmd_compile

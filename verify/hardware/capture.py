@@ -1,7 +1,9 @@
 """Recording the launches a wrapper makes: ``kernel[grid](...)`` in Triton's interpreter
 is intercepted, and the kernel, its arguments (tensors by dtype, constexprs by value) and
-its launch options (num_warps, num_stages) are recorded. With ``execute=False`` the
-kernel body is not run (only the launch configuration is wanted), and with
+its launch options (num_warps, num_stages) and its grid are recorded (a grid given as a
+function of the meta-parameters is evaluated on them). With ``execute=False`` the
+kernel body is not run (only the launch configuration is wanted), and a compiled
+``JITFunction`` launched outside the interpreter is recorded and not run either; with
 ``pretend_gpu`` the project's kernels choose their GPU configurations (block sizes, warps,
 stages per size class) while running on the CPU: every ``impls`` module's reference to
 ``impls.spec.backend`` answers ``gpu`` for the duration."""
@@ -75,6 +77,25 @@ def _describe(jit, args: tuple, kwargs: dict) -> dict:
             "source_hash": _source_hash(fn)}
 
 
+def _grid(jit, grid, args: tuple, kwargs: dict) -> list[int] | None:
+    """The launch grid as a list of ints: ``grid`` itself, or ``grid(meta)`` for a
+    callable, meta being every argument by name (defaults included), as Triton passes it;
+    None when it cannot be evaluated."""
+    if callable(grid):
+        try:
+            bound = inspect.signature(jit.fn).bind_partial(*args, **{
+                k: v for k, v in kwargs.items()
+                if k not in ("num_warps", "num_stages", "num_ctas")})
+            bound.apply_defaults()
+            grid = grid(dict(bound.arguments))
+        except Exception:  # a grid function that needs more than the arguments
+            return None
+    try:
+        return [int(g) for g in (grid if isinstance(grid, (tuple, list)) else (grid,))]
+    except (TypeError, ValueError):
+        return None
+
+
 def launch_id(launch: dict) -> str:
     """A readable configuration label: the constexprs, dtypes and options."""
     parts = [f"{a['name']}={a['value']}" for a in launch["args"] if a["constexpr"]]
@@ -85,29 +106,37 @@ def launch_id(launch: dict) -> str:
 
 @contextlib.contextmanager
 def recording(execute: bool = True, pretend_gpu: bool = False) -> Iterator[list[dict]]:
-    """Within the block every interpreted launch is recorded (deduplicated, in order)."""
+    """Within the block every interpreted launch is recorded (deduplicated by
+    configuration, in order; the grid kept is that of the configuration's first launch),
+    and with ``execute=False`` every compiled launch too, none of them run."""
     from triton.runtime.interpreter import InterpretedFunction
-    original = InterpretedFunction.run
+    from triton.runtime.jit import JITFunction
+    classes = (InterpretedFunction,) if execute else (InterpretedFunction, JITFunction)
+    originals = {cls: cls.__dict__["run"] for cls in classes}
     seen: dict[str, dict] = {}
     launches: list[dict] = []
 
-    def run(self, *args, grid, warmup, **kwargs):
-        d = _describe(self, args, kwargs)
-        key = launch_id(d) + d["file"]
-        if key not in seen:
-            seen[key] = d
-            launches.append(d)
-        if execute:
-            return original(self, *args, grid=grid, warmup=warmup, **kwargs)
-        return None
+    def recorder(original):
+        def run(self, *args, grid, warmup, **kwargs):
+            d = _describe(self, args, kwargs)
+            key = launch_id(d) + d["file"]
+            if key not in seen:
+                seen[key] = {**d, "grid": _grid(self, grid, args, kwargs)}
+                launches.append(seen[key])
+            if execute:
+                return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+            return None
+        return run
 
     patched = _pretend_gpu() if pretend_gpu else contextlib.nullcontext()
-    InterpretedFunction.run = run
+    for cls, original in originals.items():
+        cls.run = recorder(original)
     try:
         with patched:
             yield launches
     finally:
-        InterpretedFunction.run = original
+        for cls, original in originals.items():
+            cls.run = original
 
 
 @contextlib.contextmanager

@@ -30,8 +30,11 @@ SHAPES = {
     "matmul": {"m": 4096, "n": 4096, "k": 4096},
     "lora": {"m": 4096, "d_in": 4096, "d_out": 4096, "r": 16},
     "int8_matmul": {"m": 16, "n": 8192, "k": 8192}, "nbody": {"n": 16384},
+    "paged_attention": {"batch": 32, "heads": 8, "m": 1, "length": 2048, "d": 128, "page": 16},
+    "ring_attention": {"batch": 2, "heads": 16, "n": 8192, "d": 128, "shards": 8},
 }
-_TENSOR_CORE = {"attention", "matmul", "lora", "int8_matmul"}
+_TENSOR_CORE = {"attention", "matmul", "lora", "int8_matmul", "paged_attention",
+                "ring_attention"}
 
 
 def static_facts(name: str, dtype: str) -> dict | None:

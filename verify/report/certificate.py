@@ -107,16 +107,40 @@ def _case_records(per_dtype: Mapping) -> dict[str, list[dict]]:
             for d, r in per_dtype.items()}
 
 
-def _plots(c: Mapping, per_dtype: Mapping, plotter: Plotter) -> dict:
-    records = _case_records(per_dtype)
-    points = []
+def _sample(out: Mapping) -> list[tuple[float, float]] | None:
+    """The output's per-element (bound, error) sample, None when it has none or it is
+    malformed (not two lists of the same length); unreadable values are skipped."""
+    sample = _dict(out.get("sample"))
+    bounds, errors = sample.get("bound"), sample.get("error")
+    if not isinstance(bounds, list) or not isinstance(errors, list) \
+            or len(bounds) != len(errors):
+        return None
+    pairs = [(_number(b), _number(e)) for b, e in zip(bounds, errors)]
+    return [(b, e) for b, e in pairs if b is not None and e is not None]
+
+
+def _error_points(records: Mapping[str, list[dict]]) -> tuple[list, bool]:
+    """(dtype, bound, error) of every sampled element, or of each case's largest error
+    and bound for an output with no sample (certificates written before samples);
+    and whether every point is an element's."""
+    points, per_element = [], True
     for dtype, cases in records.items():
         for case in cases:
             for out in _dict(case.get("outputs")).values():
                 out = _dict(out)
-                b, e = _number(out.get("max_bound")), _number(out.get("max_error"))
-                if b is not None and e is not None:
-                    points.append((dtype, b, e))
+                pairs = _sample(out)
+                if pairs is None:
+                    b, e = _number(out.get("max_bound")), _number(out.get("max_error"))
+                    placed = b is not None and e is not None and 0 < b < math.inf
+                    pairs = [(b, e)] if placed else []
+                    per_element = per_element and not pairs
+                points.extend((dtype, b, e) for b, e in pairs)
+    return points, per_element
+
+
+def _plots(c: Mapping, per_dtype: Mapping, plotter: Plotter) -> dict:
+    records = _case_records(per_dtype)
+    points, per_element = _error_points(records)
     names: list[str] = []
     for cases in records.values():
         for case in cases:
@@ -124,7 +148,8 @@ def _plots(c: Mapping, per_dtype: Mapping, plotter: Plotter) -> dict:
                 names.append(str(case.get("name")))
     series = {d: [next((x.get("rho") for x in cases if str(x.get("name")) == n), None)
                   for n in names] for d, cases in records.items()}
-    plots = {"error": plotter.error_vs_bound(points),
+    plots = {"error": plotter.error_vs_bound(points, per_element),
+             "error_per_element": per_element,
              "cases": plotter.rho_per_row(names, series, "ρ = max error / bound",
                                           "ρ per case"),
              "classes": _class_plot(records, plotter)}
@@ -142,7 +167,8 @@ def _class_plot(records: Mapping[str, list[dict]], plotter: Plotter) -> str | No
     for dtype, cases in records.items():
         for case in cases:
             rho = _number(case.get("rho"))
-            for cls in case.get("classes") or ():
+            classes = case.get("classes")
+            for cls in classes if isinstance(classes, list) else ():
                 if rho is not None:
                     d = worst.setdefault(str(cls), {})
                     d[dtype] = max(d.get(dtype, 0.0), rho)

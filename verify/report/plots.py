@@ -118,34 +118,39 @@ class Plotter:
                       r'<svg\1 class="plot" role="img"', text, count=1)
 
     # ------------------------------------------------------------------ figures
-    def error_vs_bound(self, points: Iterable[tuple[str, float, float]]) -> str | None:
+    def error_vs_bound(self, points: Iterable[tuple[str, float, float]],
+                       per_element: bool = False) -> str | None:
         """Log–log scatter of measured error against bound, one colour per dtype, with
-        the line error = bound (ρ = 1). ``points``: (dtype, bound, error); an error of 0
-        is drawn on the bottom edge."""
+        the line error = bound (ρ = 1). ``points``: (dtype, bound, error), each a sampled
+        element's when ``per_element``, else a case's largest; an error of 0 is drawn on
+        the bottom edge, an infinite one on the top edge. Points with a bound that is
+        not finite and positive, or an error that is NaN or negative, are not drawn."""
         pts = [(d, b, e) for d, b, e in points
                if b is not None and e is not None and b > 0 and math.isfinite(b)
-               and math.isfinite(e) and e >= 0]
+               and e >= 0]
         if not pts:
             return None
         with matplotlib.rc_context(_RC):
             ax = self._new(3.4)
-            positive = [e for _, _, e in pts if e > 0]
+            positive = [e for _, _, e in pts if 0 < e < math.inf]
             bounds = [b for _, b, _ in pts]
             lo = min(positive + bounds) / 10
             hi = max(positive + bounds) * 3
-            floor = lo
             for dtype in sorted({d for d, _, _ in pts}):
                 mine = downsample(sorted((b, e) for d, b, e in pts if d == dtype))
-                nz = [(b, e) for b, e in mine if e > 0]
-                zero = [(b, floor) for b, e in mine if e == 0]
                 color = COLORS.get(dtype, "#333333")
+                nz = [(b, e) for b, e in mine if 0 < e < math.inf]
                 if nz:
                     ax.scatter([b for b, _ in nz], [e for _, e in nz], s=14, color=color,
                                alpha=0.75, label=_plain(dtype), linewidths=0)
-                if zero:
-                    ax.scatter([b for b, _ in zero], [e for _, e in zero], s=16,
-                               facecolors="none", edgecolors=color, marker="o",
-                               label=_plain(f"{dtype}: error 0 (on the edge)"))
+                for edge, marker, label in ((0.0, "o", "error 0 (on the edge)"),
+                                            (math.inf, "^", "error ∞ (on the top edge)")):
+                    xs = [b for b, e in mine if e == edge]
+                    if xs:
+                        ax.scatter(xs, [lo if edge == 0 else hi] * len(xs), s=16,
+                                   facecolors="none" if edge == 0 else color,
+                                   edgecolors=color, marker=marker, clip_on=False,
+                                   label=_plain(f"{dtype}: {label}"))
             ax.plot([lo, hi], [lo, hi], color="black", linewidth=1, label="ρ = 1 (error = bound)")
             ax.fill_between([lo, hi], [lo, hi], [hi, hi], color="#d62728", alpha=0.06,
                             linewidth=0)
@@ -155,8 +160,9 @@ class Plotter:
             ax.set_ylim(lo, hi)
             _log_axis(ax.xaxis, lo, hi)
             _log_axis(ax.yaxis, lo, hi)
-            ax.set_xlabel("largest bound in the case")
-            ax.set_ylabel("largest measured error")
+            what = "of the element" if per_element else "largest in the case"
+            ax.set_xlabel(f"bound ({what})")
+            ax.set_ylabel(f"measured error ({what})")
             ax.legend(loc="upper left")
             return self._svg("measured error against bound")
 
