@@ -207,3 +207,19 @@ def test_an_assert_is_a_precondition():
     proof = prove(law)
     assert proof.status == "proved"
     assert any(s.startswith("precondition (assert)") for s in proof.assumptions)
+
+
+def test_a_zero_by_zero_inside_jit_is_replayed_on_lanes_not_as_a_python_raise():
+    import triton
+    import triton.language as tl  # noqa: F401
+    from verify.engine.interp import unwrap
+
+    @triton.jit
+    def ratio(x, y):
+        return (x * y) / (x * y)
+    g = unwrap(ratio)
+    law = _law(lambda a, b: g(a, b), lambda a, b: 1.0)
+    assert pyrun.confirms(law, [0, 1])[0]          # NaN on the device, against 1
+    assert not pyrun.confirms(law, [2, 3])[0]
+    plain = _law(lambda a, b: (a * b) / (a * b), lambda a, b: 1.0)
+    assert pyrun.judge(plain, [0, 1]).status == "undecided"   # Python's / raises

@@ -28,7 +28,7 @@ from verify.decide.query import Query
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import Policy
 from verify.engine.shapes import flatten
-from verify.engine.z3interp import Z3Context, evaluate
+from verify.engine.z3interp import Z3Context, _as_expr, evaluate
 
 PROVED, TESTED, UNKNOWN, REFUTED = "proved", "tested", "unknown", "refuted"
 NEG_INF, POS_INF = float("-inf"), float("inf")
@@ -117,7 +117,8 @@ def _z3_identity_query(ctx: Z3Context, g, s: Shape, timeout_ms: int):
         right = flatten(evaluate(ctx, lambda a_z=a_z: fn(a_z, e)))
         target = flatten(a_z)
         for u, v in zip(left + right, target + target, strict=False):
-            eqs.append(_expr(u) == _expr(v))
+            u, v = _as_expr(u, ctx), _as_expr(v, ctx)  # a NaN side equals no number
+            eqs.append(z3.Not(ctx.nan.differ(u, v, u != v)) if z3.is_arith(u) else u == v)
     query = Query(ctx.side + ctx.exp_facts() + ctx.infinity_facts() + eqs, timeout_ms)
     return query.check(), query, e
 
@@ -126,14 +127,6 @@ def _z3_const(a):
     if isinstance(a, tuple):
         return tuple(_z3_const(x) for x in a)
     return z3.RealVal(a) if isinstance(a, Fraction) else a
-
-
-def _expr(x):
-    if z3.is_expr(x):
-        return x
-    if isinstance(x, bool):
-        return z3.BoolVal(x)
-    return z3.RealVal(Fraction(x)) if isinstance(x, float) else z3.RealVal(x)
 
 
 def _nice(q: Fraction):

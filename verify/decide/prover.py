@@ -99,10 +99,13 @@ def _encode(law: Law, instance: Mapping[str, Any], ctx: Z3Context):
         bound = flatten(evaluate(ctx, lambda: bnd_fn(*values, **instance)))
         if len(bound) == 1:
             bound = bound * len(lhs)
+        for t in lhs + rhs + bound:
+            ctx.nan.refuse(_as_expr(t, ctx), "a bounded law")
         diffs = [z3.If(_as_expr(a, ctx) >= _as_expr(b, ctx), a - b, b - a) > c
                  for a, b, c in zip(lhs, rhs, bound)]
-    else:
-        diffs = [_neq(ctx, a, b) for a, b in zip(lhs, rhs)]
+    else:  # NaN against a number differs, two NaN agree (the oracle's rule)
+        diffs = [ctx.nan.differ(_as_expr(a, ctx), _as_expr(b, ctx), _neq(ctx, a, b))
+                 for a, b in zip(lhs, rhs)]
     pre = [p if z3.is_expr(p) else z3.BoolVal(bool(p)) for p in pre]
     terms = [_as_expr(t, ctx) for t in lhs + rhs + bound] + pre
     return vars_, terms, pre, diffs

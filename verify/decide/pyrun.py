@@ -41,6 +41,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law
 from verify.engine import domains
+from verify.engine.interp import JIT_SOURCES
 from verify.engine.tracked import Tracked, literals as _literals, watching
 from verify.engine.rational_only import Inexact, rational_only
 from verify.engine.shapes import flatten, shape_like
@@ -67,9 +68,12 @@ class _Triton(Exception):
 
 
 def _from_triton(exc: BaseException) -> bool:
+    """Raised by Triton, or by the body of a ``@triton.jit`` function (0/0 there raises
+    in Python but is NaN on the device)."""
     tb = exc.__traceback__
     while tb is not None:
-        if "/triton/" in tb.tb_frame.f_code.co_filename.replace("\\", "/"):
+        code = tb.tb_frame.f_code
+        if "/triton/" in code.co_filename.replace("\\", "/") or code in JIT_SOURCES:
             return True
         tb = tb.tb_next
     return isinstance(exc, RuntimeError) and "triton" in str(exc).lower()

@@ -40,7 +40,7 @@ def make_torch() -> Interpretation:
     tl = Namespace("tl", maximum=maximum, minimum=minimum, where=where, abs=vabs,
                    exp2=_unary(torch.exp2), log2=_unary(torch.log2),
                    fma=lambda a, b, c: a * b + c, **unary)
-    mathns = Namespace("math", fabs=vabs, inf=math.inf, pi=math.pi, e=math.e,
+    mathns = Namespace("math", fabs=vabs, inf=math.inf, nan=math.nan, pi=math.pi, e=math.e,
                        trunc=_unary(torch.trunc),
                        isinf=_unary(torch.isinf), isnan=_unary(torch.isnan),
                        floor=_unary(torch.floor), ceil=_unary(torch.ceil),
@@ -52,7 +52,8 @@ def make_torch() -> Interpretation:
                    clip=lambda x, lo, hi: torch.clamp(x, lo, hi),
                    trunc=_unary(torch.trunc), floor=_unary(torch.floor),
                    ceil=_unary(torch.ceil), square=_unary(torch.square),
-                   inf=math.inf, fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
+                   inf=math.inf, nan=math.nan, isnan=_unary(torch.isnan),
+                   fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
                    fmin=lambda a, b: torch.fmin(*_tensors(a, b)), pi=math.pi, **unary)
     def py_max(a, b):  # Python's max: the first unless the second is greater
         a, b = _tensors(a, b)
@@ -93,8 +94,8 @@ def make_numpy() -> Interpretation:
                    abs=numpy.abs, exp2=numpy.exp2, log2=numpy.log2,
                    fma=lambda a, b, c: a * b + c,
                    sigmoid=lambda x: 1 / (1 + numpy.exp(-x)), **unary)
-    mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, pi=math.pi, e=math.e,
-                       isinf=numpy.isinf, isnan=numpy.isnan, **unary)
+    mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, nan=math.nan, pi=math.pi,
+                       e=math.e, isinf=numpy.isinf, isnan=numpy.isnan, **unary)
     def py_max(a, b):  # Python's max: the first unless the second is greater
         return numpy.where(b > a, b, a)
 

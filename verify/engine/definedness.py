@@ -1,8 +1,10 @@
 """Where a partial operation's value is used, and what it then needs.
 
-A division, a root or a log is defined only on part of the reals. Its value matters
-only where the result uses it: ``where(c, √s, −√−s)`` evaluates both roots (Triton and
-torch compute both lanes) but uses √s only where c holds. ``use_conditions`` walks the
+A division, a root or a log is defined only on part of the reals (the NaN that a
+numpy/Triton root or log of a negative, or 0/0 inside ``@triton.jit``, gives is
+modelled instead: ``verify.engine.nan``; what remains is x/0 and log 0). Its value matters
+only where the result uses it: ``where(s > 0, log s, 0)`` evaluates both lanes (Triton
+and torch compute both) but uses log s only where s > 0. ``use_conditions`` walks the
 result terms as a graph, top down, and gives each partial operation its *use guard*:
 the disjunction, over the ways the result reaches it, of the ``If`` conditions on the
 way. The operation then needs ``guard ⇒ condition``, and nothing where it is unused.
@@ -94,12 +96,16 @@ def use_conditions(ctx, roots: list[Any]) -> list[tuple[z3.BoolRef, z3.BoolRef, 
         nid = node.get_id()
         here = z3.BoolVal(True) if nid in always else z3.Or(*guards.get(nid, []))
         part = ctx.partial.get(nid)
-        if part is not None:
+        if part is not None and part.condition is not None:
             shown = " ".join(str(part.condition).split())
             out.append((here, part.condition, f"{part.text}: {shown}"))
         elif _is_division(ctx, node):
-            den = node.arg(1)
-            out.append((here, den != 0, " ".join(str(den).split()) + " ≠ 0"))
+            num, den = node.children()
+            shown = " ".join(str(den).split()) + " ≠ 0"
+            if nid in ctx.nan.sources:  # x/0 is ±∞ inside @triton.jit, 0/0 NaN
+                out.append((here, z3.Or(den != 0, num == 0), shown + " (or 0/0, NaN)"))
+            else:
+                out.append((here, den != 0, shown))
         for child, edge in _children(ctx, node):
             cid = child.get_id()
             if cid in always:

@@ -68,6 +68,32 @@ def check_terms(ctx, terms: list[Any]) -> None:
                           f"could tell it from the real infinity ({exc})") from None
 
 
+def may_be_infinite(ctx, t: Any) -> bool:
+    """Whether a term reaches (through roots, logs and exponents too) a stand-in for
+    ±∞, a log of the NaN kind (log 0 = −∞) or a division in a ``@triton.jit`` function
+    (x/0 = ±∞): a test on it that its form decides may be wrong there."""
+    marks = {s.get_id() for s in ctx._inf.values()} | set(ctx.unbounded)
+    if not marks or not z3.is_expr(t):
+        return False
+    seen, stack = set(), [t]
+    while stack:
+        u = stack.pop()
+        uid = u.get_id()
+        if uid in seen:
+            continue
+        seen.add(uid)
+        if uid in marks:
+            return True
+        part, base = ctx.partial.get(uid), ctx.exp_base.get(uid)
+        if part is not None and z3.is_expr(part.arg):
+            stack.append(part.arg)
+        if base is not None:
+            stack.append(base)
+        if z3.is_app(u):
+            stack.extend(u.children())
+    return False
+
+
 class _Analysis:
     def __init__(self, ctx) -> None:
         self.ctx = ctx

@@ -11,7 +11,10 @@ import math
 from fractions import Fraction
 import mpmath
 
+from verify.engine import jitdiv
 from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
+
+jitdiv.install()  # 0/0 inside @triton.jit is NaN, as on the device
 
 # bits kept for a folded constant that no double holds (1/3): far beyond any working
 # precision the oracle reaches, so no precision is frozen in
@@ -168,7 +171,8 @@ def make_mpmath() -> Interpretation:
         cos=mpmath.cos, float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
         "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
-        inf=mpmath.inf, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf, isnan=mpmath.isnan,
+        inf=mpmath.inf, nan=mpmath.nan, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf,
+        isnan=mpmath.isnan,
         log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=mpmath.tanh,
         sin=mpmath.sin, cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor,
         ceil=mpmath.ceil,
@@ -178,7 +182,7 @@ def make_mpmath() -> Interpretation:
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
-        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
+        nan=mpmath.nan, tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
         fmin=_mp_fmin,
         hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
         sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), **_MP_NUMPY_EXTRA)
@@ -221,9 +225,10 @@ def make_exact() -> Interpretation:
                    int32=None, int64=None, **common)
     mathns = Namespace("math", fabs=abs, pi=Fraction(math.pi), e=Fraction(math.e),
                        tau=Fraction(math.tau), floor=math.floor,
-                       ceil=math.ceil, **common)
+                       ceil=math.ceil, nan=math.nan, **common)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
-                   (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e), **common)
+                   (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e),
+                   nan=math.nan, **common)
     return Interpretation("exact", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},

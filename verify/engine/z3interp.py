@@ -13,12 +13,16 @@
 - ``log(x)`` is a fresh base y with ``x > 0 ⇒ Eᵧ = x``; ``sqrt(x)`` a fresh r with
   ``x ≥ 0 ⇒ r ≥ 0 ∧ r² = x``. The facts hold only where the argument is in the
   function's domain, so a root or a log on one branch never shrinks the domain of another.
+- NaN: the numpy/torch/Triton root and log of a negative, 0/0 inside ``@triton.jit`` and
+  NaN literals are NaN, which propagates; each value's NaN condition, and the IEEE
+  meaning of a test on it, come from ``verify.engine.nan``.
 - Side conditions belong to paths. An operation that raises in Python (``math.sqrt``,
   ``math.log``, ``/`` outside a ``@triton.jit`` function) records ``path ⇒ condition``
-  when it runs, path being the branch choices taken so far (``raising``). Every partial
-  operation (division, root, log, whichever library) also needs its condition where its
-  value is *used*: ``verify.engine.definedness`` walks the result and guards each one
-  with the ``If`` conditions above it, so ``where(s ≥ 0, √s, −√−s)`` needs nothing.
+  when it runs, path being the branch choices taken so far (``raising``). A partial
+  operation whose value outside its domain is not modelled (a division by 0, a log of 0,
+  any root or log that raises) also needs its condition where its value is *used*:
+  ``verify.engine.definedness`` walks the result and guards each one with the ``If``
+  conditions above it, so ``where(s > 0, log(s), 0)`` needs nothing.
 - ±∞ literals become symbols below (above) every variable; the assumption is recorded,
   and ``verify.engine.infinity`` refuses (``Unsupported``) any use that a test or an
   operation could tell apart from the real infinity.
@@ -36,7 +40,9 @@ import z3
 
 from laws.core import Var
 from verify.engine import domains, mathtext
+from verify.engine.infinity import may_be_infinite
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
+from verify.engine.nan import NanModel, any_of
 from verify.engine.shapes import component_names, shape_like
 from verify.engine.z3paths import (MAX_BRANCHES_PER_PATH, MAX_PATHS, _ACTIVE,  # noqa: F401
                                    _ORIGINAL_REALVAL, _as_expr, evaluate)
@@ -47,7 +53,7 @@ class Partial:
     """A fresh symbol standing for a partial operation's value."""
     kind: str            # "log" | "sqrt"
     arg: Any             # the argument term
-    condition: Any       # where the operation is defined
+    condition: Any       # what its value needs where it is used (None: nothing)
     text: str            # how the condition is described
 
 
@@ -70,6 +76,8 @@ class Z3Context:
         self._bases: dict[int, z3.ArithRef] = {}
         self._e_ids: set[int] = set()
         self._inf: dict[str, z3.ArithRef] = {}
+        self.unbounded: dict[int, Any] = {}  # log symbols of the NaN kind, jit divisions
+        self.nan = NanModel(self)
         self._fresh = 0
         self.interp = self._make_interpretation()
         self._ONE = None
@@ -104,11 +112,15 @@ class Z3Context:
             out.append("log/sqrt as fresh symbols")
         if self.max_paths > 1:
             out.append("branches forked")
+        if self.nan.active():
+            out.append("NaN conditions")
         return out
 
     def only_rational(self) -> bool:
-        """Whether nothing so far needed exp, a log/sqrt symbol or an infinity."""
-        return not (self._exp or self.log_symbols or self._inf)
+        """Whether nothing so far needed exp, a log/sqrt symbol, an infinity or a NaN
+        literal (a jit 0/0 is no obstacle: the rational method needs every denominator
+        nonzero)."""
+        return not (self._exp or self.log_symbols or self._inf or self.nan.symbol is not None)
 
     # ---------------------------------------------------------------- infinities
     def infinity(self, sign: int) -> z3.ArithRef:
@@ -137,7 +149,7 @@ class Z3Context:
             if math.isinf(x):
                 return self.infinity(1 if x > 0 else -1)
             if math.isnan(x):
-                raise Unsupported("NaN literal has no real meaning")
+                return self.nan.literal()
         return x
 
     # ---------------------------------------------------------------- exp / log / sqrt
@@ -162,12 +174,13 @@ class Z3Context:
             if value == 0:
                 return z3.RealVal(1)
             t = z3.RealVal(value)
+        nan = self.nan.condition(t)  # before simplification cancels r − r
         cases = _linear_cases(z3.simplify(t))
         out = None
         for conds, coeffs, const in reversed(cases):
             term = self._monomial(coeffs, const)
             out = term if out is None else z3.If(z3.And(*conds) if conds else True, term, out)
-        return out
+        return self.nan.poison(nan, out)
 
     def _monomial(self, coeffs: dict[int, tuple[z3.ArithRef, Fraction]], const: Fraction):
         items = list(coeffs.values())
@@ -187,27 +200,35 @@ class Z3Context:
 
     def log(self, x: Any, raises: bool = False) -> Any:
         """A fresh base y with Eᵧ = x where x > 0. ``raises``: Python's math.log,
-        which raises outside its domain (the condition then holds on the whole path)."""
+        which raises outside its domain (the condition then holds on the whole path);
+        otherwise NaN where x < 0, and −∞ (not modelled: needed where used) at 0."""
         x = _as_expr(self.const(x), self)
         y = self.fresh("log")
-        self._partial(y, "log", x, x > 0, "log argument positive", [self._E(y) == x],
-                      raises)
+        needed = (x > 0, "log argument positive") if raises else \
+            (x != 0, "log argument nonzero (log 0 = −∞)")
+        self._partial(y, "log", x, x > 0, [self._E(y) == x], needed, raises)
+        if not raises:
+            self.unbounded[y.get_id()] = y
         return y
 
     def sqrt(self, x: Any, raises: bool = False) -> Any:
+        """A fresh r with r ≥ 0 ∧ r² = x where x ≥ 0; NaN where x < 0 unless ``raises``
+        (Python's math.sqrt, which raises there: a side condition on the path)."""
         x = _as_expr(self.const(x), self)
         r = self.fresh("sqrt")
-        self._partial(r, "sqrt", x, x >= 0, "sqrt argument nonnegative",
-                      [r >= 0, r * r == x], raises)
+        needed = (x >= 0, "sqrt argument nonnegative") if raises else None
+        self._partial(r, "sqrt", x, x >= 0, [r >= 0, r * r == x], needed, raises)
         return r
 
-    def _partial(self, sym, kind, arg, cond, text, facts, raises) -> None:
+    def _partial(self, sym, kind, arg, cond, facts, needed, raises) -> None:
         self.log_symbols.add(sym.get_id())
-        self.partial[sym.get_id()] = Partial(kind, arg, cond, text)
+        self.partial[sym.get_id()] = Partial(kind, arg, *(needed or (None, "")))
         self.guarded.append((cond, facts))
         self.side.append(z3.Implies(cond, z3.And(*facts)))
-        if raises:
-            self.record_raising(cond, text)
+        if raises:  # a NaN argument gives NaN, no raise
+            self.record_raising(any_of(self.nan.condition(arg), cond), needed[1])
+        else:
+            self.nan.source(sym, arg < 0)
 
     def record_raising(self, cond: z3.BoolRef, text: str) -> None:
         """An operation that raises in Python unless ``cond``: needed on this path."""
@@ -217,29 +238,13 @@ class Z3Context:
         self.raising.append((path, cond, text))
 
     def decided_by_form(self, cond: Any, decided: Any) -> None:
-        """``cond`` simplified to a constant (``r == r``, ``s − s == 0``): refused when
-        it involves a value that may be NaN or infinite (a root or log symbol, a
-        stand-in for ±∞), where the form decides what the value would not."""
-        if (z3.is_true(decided) or z3.is_false(decided)) and z3.is_expr(cond) and (
-                self.mentions_fresh(cond) or self._mentions_inf(cond)):
+        """``cond`` (with its IEEE meaning for NaN, ``verify.engine.nan``) simplified to a
+        constant (``s − s == 0``, ``s < s + 1``): refused when it involves a value that may
+        be infinite, where the form decides what the value would not."""
+        if (z3.is_true(decided) or z3.is_false(decided)) and z3.is_expr(cond) and \
+                may_be_infinite(self, cond):
             raise Unsupported(f"the test {mathtext.text(cond)} is decided by its form, but "
-                              "the value it tests may be NaN or infinite there")
-
-    def _mentions_inf(self, t: Any) -> bool:
-        if not self._inf:
-            return False
-        ids = {s.get_id() for s in self._inf.values()}
-        seen, stack = set(), [t]
-        while stack:
-            u = stack.pop()
-            if u.get_id() in seen:
-                continue
-            seen.add(u.get_id())
-            if u.get_id() in ids:
-                return True
-            if z3.is_app(u):
-                stack.extend(u.children())
-        return False
+                              "the value it tests may be infinite there")
 
     def mentions_fresh(self, t: Any) -> bool:
         """Whether a term contains a log/sqrt symbol (then compare through exp)."""
@@ -285,29 +290,35 @@ class Z3Context:
         def lift(x):
             return ctx.const(x)
 
-        def maximum(a, b):
-            a, b = lift(a), lift(b)
-            if not z3.is_expr(a) and not z3.is_expr(b):
-                return a if a >= b else b
-            return z3.If(a >= b, a, b)
+        def pair(word, greater):
+            """A max or min word: ``word(a, b, greater)`` on terms (see NanModel)."""
+            def f(a, b):
+                a, b = lift(a), lift(b)
+                if not z3.is_expr(a) and not z3.is_expr(b):  # numbers, never NaN here
+                    return a if (a >= b if greater else a <= b) else b
+                return word(a, b, greater)
+            return f
 
-        def minimum(a, b):
-            a, b = lift(a), lift(b)
-            if not z3.is_expr(a) and not z3.is_expr(b):
-                return a if a <= b else b
-            return z3.If(a <= b, a, b)
+        maximum, minimum = pair(ctx.nan.maximum, True), pair(ctx.nan.maximum, False)
 
         def where(c, a, b):
             a, b = lift(a), lift(b)
             if isinstance(c, bool):
                 return a if c else b
-            decided = z3.simplify(c)
+            exact = ctx.nan.test(c)
+            decided = z3.simplify(exact)
             ctx.decided_by_form(c, decided)
             if z3.is_true(decided):
                 return a
             if z3.is_false(decided):
                 return b
-            return z3.If(c, a, b)
+            return z3.If(exact, a, b)
+
+        def isnan(x):
+            x = lift(x)
+            if not z3.is_expr(x):
+                return math.isnan(x)
+            return ctx.nan.isnan(x, may_be_infinite(ctx, x))
 
         def absolute(x):
             x = lift(x)
@@ -325,6 +336,7 @@ class Z3Context:
             x = lift(x)
             if not z3.is_expr(x):
                 return math.floor(x)
+            ctx.nan.refuse(x, "math.floor")
             if ctx._inf:
                 raise Unsupported("math.floor in a function with ±∞ has no z3 encoding")
             return x if x.is_int() else z3.ToInt(x)
@@ -357,6 +369,7 @@ class Z3Context:
                        sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
         consts = {k: _exact_real(getattr(math, k)) for k in ("pi", "e", "tau")}
         mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp, **consts,
+                           nan=float("nan"), isnan=isnan,
                            floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
                            trunc=trunc,
@@ -364,14 +377,17 @@ class Z3Context:
                            log1p=lambda x: ctx.log(1 + x, raises=True),
                            expm1=lambda x: ctx.exp(x) - 1)
         import numpy
-        npns = Namespace("np", fallback=numpy, fmax=maximum, fmin=minimum, inf=float("inf"),
+        npns = Namespace("np", fallback=numpy, fmax=pair(ctx.nan.fmax, True),
+                         fmin=pair(ctx.nan.fmax, False), inf=float("inf"),
+                         nan=float("nan"), isnan=isnan,
                          pi=consts["pi"], e=consts["e"], clip=clip, logaddexp=logaddexp,
                          trunc=lambda x: _float_of(trunc(x)), floor=lambda x: _float_of(floor(x)),
                          ceil=lambda x: _float_of(ceil(x)), square=lambda x: lift(x) * lift(x),
                          tanh=unsupported("tanh"), **common)
         return Interpretation("z3", tl, mathns,
-                              {"max": variadic(maximum, max),
-                               "min": variadic(minimum, min), "abs": absolute},
+                              {"max": variadic(pair(ctx.nan.python_max, True), max),
+                               "min": variadic(pair(ctx.nan.python_max, False), min),
+                               "abs": absolute},
                               np=npns, torch=npns, literal=_exact_real, unfold=True)
 
 

@@ -67,7 +67,8 @@ def _forking_bool(self):
         return False
     if not _ACTIVE or _origin(sys._getframe(1).f_code.co_filename)[0]:
         return _ORIGINAL_BOOL(self)
-    simplified = z3.simplify(self)
+    cond = _CTX_FOR_INF[-1].nan.test(self) if _CTX_FOR_INF else self  # IEEE: NaN < x
+    simplified = z3.simplify(cond)
     if _CTX_FOR_INF:
         _CTX_FOR_INF[-1].decided_by_form(self, simplified)
     if z3.is_true(simplified):
@@ -79,9 +80,9 @@ def _forking_bool(self):
     if i >= MAX_BRANCHES_PER_PATH:
         raise Unsupported(f"more than {MAX_BRANCHES_PER_PATH} symbolic branches on one path")
     choice = br.prefix[i] if i < len(br.prefix) else True
-    br.taken.append((self, choice))
+    br.taken.append((cond, choice))
     if _CTX_FOR_INF:
-        _CTX_FOR_INF[-1].branch_conditions.append(self)
+        _CTX_FOR_INF[-1].branch_conditions.append(cond)
     return choice
 
 
@@ -109,7 +110,7 @@ def _realval(val, ctx=None):
         if _CTX_FOR_INF and math.isinf(val):
             return _CTX_FOR_INF[-1].infinity(1 if val > 0 else -1)
         if _CTX_FOR_INF and math.isnan(val):
-            raise Unsupported("NaN literal has no real meaning")
+            return _CTX_FOR_INF[-1].nan.literal()
         if math.isfinite(val):  # the double itself, not the decimal its repr spells
             return _ORIGINAL_REALVAL(Fraction(val), ctx)
     return _ORIGINAL_REALVAL(val, ctx)
@@ -119,38 +120,56 @@ _ORIGINAL_DIV = z3.ArithRef.__truediv__
 _ORIGINAL_RDIV = z3.ArithRef.__rtruediv__
 
 
-def _record_division(den) -> None:
-    """Python's ``/`` raises on a zero denominator; inside a ``@triton.jit`` function it
-    gives ±∞ or NaN instead, which matters only where the value is used."""
+def _record_division(den) -> bool:
+    """Python's ``/`` raises on a zero denominator (unless it is NaN); inside a
+    ``@triton.jit`` function it gives ±∞ or NaN instead, which matters only where the
+    value is used: True there, when the denominator may be 0."""
     frame = sys._getframe(2)
-    if any(_origin(frame.f_code.co_filename)) or frame.f_code in _interp.JIT_CODES:
-        return
+    if any(_origin(frame.f_code.co_filename)):
+        return False
     try:
         den = _as_expr(den)
     except Unsupported:
-        return  # not a number: z3 itself will refuse the division
+        return False  # not a number: z3 itself will refuse the division
     if z3.is_rational_value(den) or z3.is_int_value(den) or not z3.is_arith(den):
-        return
+        return False
     ctx = _CTX_FOR_INF[-1]
     if ctx.is_exp_monomial(den):
-        return
-    ctx.record_raising(den != 0, " ".join(str(den).split()) + " ≠ 0")
+        return False
+    if frame.f_code in _interp.JIT_CODES:
+        return True
+    nan = ctx.nan.condition(den)
+    ctx.record_raising(den != 0 if z3.is_false(nan) else z3.Or(nan, den != 0),
+                       " ".join(str(den).split()) + " ≠ 0")
+    return False
+
+
+def _jit_quotient(q):
+    """x / y inside ``@triton.jit``: NaN where x = y = 0, ±∞ (not modelled) elsewhere
+    where y = 0."""
+    ctx = _CTX_FOR_INF[-1]
+    num, den = q.children()
+    ctx.unbounded[q.get_id()] = q
+    ctx.nan.source(q, z3.And(num == 0, den == 0))
+    return q
 
 
 def _dividing(self, other):
-    if _CTX_FOR_INF:
-        _record_division(other)
+    jit = _record_division(other) if _CTX_FOR_INF else False
     if _both_int(self, other):  # Python's int / int is true division, z3's is not
-        return _ORIGINAL_DIV(_to_real(self), _to_real(other))
-    return _ORIGINAL_DIV(self, other)
+        q = _ORIGINAL_DIV(_to_real(self), _to_real(other))
+    else:
+        q = _ORIGINAL_DIV(self, other)
+    return _jit_quotient(q) if jit else q
 
 
 def _rdividing(self, other):
-    if _CTX_FOR_INF:
-        _record_division(self)
+    jit = _record_division(self) if _CTX_FOR_INF else False
     if _both_int(self, other):
-        return _ORIGINAL_DIV(_to_real(other), _to_real(self))
-    return _ORIGINAL_RDIV(self, other)
+        q = _ORIGINAL_DIV(_to_real(other), _to_real(self))
+    else:
+        q = _ORIGINAL_RDIV(self, other)
+    return _jit_quotient(q) if jit else q
 
 
 def _is_int(x) -> bool:
@@ -188,6 +207,9 @@ def _floor_pair(a, b):
         raise Unsupported("floor division in a function with ±∞ has no z3 encoding "
                           "(Python's inf // x is NaN)")
     a, b = _arith(a), _arith(b)
+    if _CTX_FOR_INF:
+        for x in (a, b):
+            _CTX_FOR_INF[-1].nan.refuse(x, "floor division")
     q = z3.ToInt(_ORIGINAL_DIV(_to_real(a), _to_real(b)))
     if not _both_int(a, b):
         q = z3.ToReal(q)
@@ -341,7 +363,10 @@ def _as_expr(x, ctx: Z3Context | None = None):
                 raise Unsupported("an infinity outside a symbolic evaluation")
             return ctx.infinity(1 if x > 0 else -1)
         if math.isnan(x):
-            raise Unsupported("NaN has no real meaning")
+            ctx = ctx or (_CTX_FOR_INF[-1] if _CTX_FOR_INF else None)
+            if ctx is None:
+                raise Unsupported("a NaN outside a symbolic evaluation")
+            return ctx.nan.literal()
         return z3.RealVal(Fraction(x))
     if isinstance(x, (int, Fraction)):
         return z3.RealVal(x)
