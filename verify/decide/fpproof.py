@@ -111,8 +111,25 @@ def _value_equality():
         z3.FPRef.__eq__, z3.FPRef.__ne__ = eq, ne
 
 
+def _ieee_bits(value: z3.ExprRef, fmt: str) -> int:
+    """The IEEE bit pattern of a model's floating-point numeral, read from its sign,
+    biased exponent and significand fields (``simplify(fpToIEEEBV(v))`` on a model value
+    corrupts memory now and then in z3 5.4, and NaN has no bit pattern there)."""
+    ebits, sbits = SORTS[fmt]
+    top = ebits + sbits - 1
+    if value.isNaN():
+        return ((1 << ebits) - 1) << (sbits - 1) | 1 << (sbits - 2)
+    sign = int(bool(value.isNegative())) << top
+    if value.isInf():
+        return sign | ((1 << ebits) - 1) << (sbits - 1)
+    if value.isZero():
+        return sign
+    return (sign | value.exponent_as_long(True) << (sbits - 1)
+            | value.significand_as_long())
+
+
 def _to_float(value: z3.ExprRef, fmt: str) -> float:
-    bits = z3.simplify(z3.fpToIEEEBV(value)).as_long()
+    bits = _ieee_bits(value, fmt)
     if fmt == "float64":
         return struct.unpack("<d", struct.pack("<Q", bits))[0]
     if fmt == "float32":
