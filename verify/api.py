@@ -253,13 +253,8 @@ def references() -> list[dict]:
 
 
 def _resolve_kernels(kernels: Iterable[str] | None) -> list[str]:
-    known = kernel_names()
-    names = list(kernels) if kernels else known
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
-                       f"(known: {', '.join(sorted(known)) or 'none'})")
-    return names
+    from verify import kernelnames
+    return kernelnames.resolve(kernels)
 
 
 def certify(kernel: Any, backend: str = "auto", *, seed: int = 0, out: str | None = None,

@@ -17,7 +17,7 @@ from verify.certification import document
 from verify.certification.environment import choose_backend
 from verify.certification.isolate import ChildRunner, InProcessRunner
 from verify.certification.links import CrossLinkError
-from verify.errors import BadInput
+from verify import kernelnames
 
 
 def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificates",
@@ -33,14 +33,8 @@ def certify_all(backend: str = "auto", out_dir: str | os.PathLike = "certificate
     instead of proving those laws again. ``isolate``: run the work in a child process
     (False: in this process, unprotected). ``refs``: kernels outside impls/, name ->
     "module:ATTR" or "file.py:ATTR" (see isolate.load_spec)."""
-    import impls
     refs = dict(refs or {})
-    names = list(kernels or (impls.kernel_names() + sorted(refs)))
-    known = set(impls.kernel_names()) | set(refs)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
-                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    names = kernelnames.resolve(kernels, extra=refs)
     backend = choose_backend(backend or "auto")
     runner = ChildRunner(time_limit_s) if isolate else InProcessRunner()
     stdout = sys.stdout

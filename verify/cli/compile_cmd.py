@@ -6,6 +6,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from verify.cli.output import emit_json, out_console
+from verify import kernelnames
 from verify.errors import BadInput
 
 
@@ -22,10 +23,8 @@ def _specs(targets: list[str]) -> list:
                 specs.append(load_spec(t, t))
             except Exception as exc:
                 raise BadInput(f"{t}: could not load a KernelSpec: {exc}") from None
-        elif t in impls.kernel_names():
-            specs.append(impls.load(t))
         else:
-            raise BadInput(f"unknown kernel {t!r} (known: {', '.join(impls.kernel_names())})")
+            specs.append(impls.load(kernelnames.resolve([t])[0]))
     return specs
 
 

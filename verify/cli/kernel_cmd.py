@@ -7,7 +7,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from verify import api
+from verify import api, kernelnames
 from verify.cli import failing_cases
 from verify.cli.output import emit_json, out_console
 from verify.cli.progress import Counter
@@ -32,12 +32,8 @@ def check_certify_arguments(args) -> None:
         path, _ = userfiles.split_target(target, what="FILE.py or FILE.py:NAME",
                                          default="KERNEL")
         userfiles.read_source(path)
-    known = api.kernel_names()
-    names = [k for k in kernels if k not in targets] if kernels else list(known)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)} "
-                       f"(known: {', '.join(sorted(known)) or 'none'})")
+    names = ([k for k in kernels if k not in targets] if kernels else api.kernel_names())
+    names = kernelnames.resolve(names) if names else []
     from verify.certification.document import filename as certificate_filename
     from verify.cli import sandbox
     backend = api.resolve_backend(args.backend)
@@ -121,10 +117,7 @@ def certificates_table(certificates: list[dict], title: str) -> Table:
 
 def cmd_bench(args) -> int:
     """0 when every benchmark ran, 1 if one failed, 2 on bad input."""
-    names = list(args.kernels) or api.kernel_names()
-    unknown = [n for n in names if n not in api.kernel_names()]
-    if unknown:
-        raise BadInput(f"unknown kernel(s): {', '.join(unknown)}")
+    names = kernelnames.resolve(args.kernels)
     backend = api.resolve_backend(args.backend)
     results = []
     with Counter("benchmarking", len(names)) as progress:
