@@ -166,14 +166,18 @@ def _guard(worker: int, stopping: set) -> None:
     os.dup2(devnull, 1)
     os.closerange(3, 1 << 16)  # the parent sees end-of-file when the worker's copies go
     status = None
+    # the stops stay blocked and are taken with sigtimedwait rather than by a handler:
+    # Python runs a handler at a later bytecode, which may fall after the wait; and the
+    # worker is waited for without reaping, so that its status is collected below
+    watched = stopping | {signal.SIGCHLD}
+    signal.pthread_sigmask(signal.SIG_BLOCK, watched)
     try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
-        # wait without reaping: a stop that lands just after the wait returns must not
-        # lose the worker's status, which the loop below collects with the rest
-        os.waitid(os.P_PID, worker, os.WEXITED | os.WNOWAIT)
-    except (_Stop, ChildProcessError):
+        while os.waitid(os.P_PID, worker, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
+            got = signal.sigtimedwait(watched, 1.0)
+            if got is not None and got.si_signo in stopping:
+                break
+    except ChildProcessError:
         pass
-    signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     import time
     deadline = time.monotonic() + STOP_GRACE_S
     while True:
