@@ -1,5 +1,6 @@
-"""Checks every kernel's tests share: the benchmark entry, and compiling the kernel for a
-GPU target (the interpreter never compiles it)."""
+"""Checks every kernel's tests share: a certificate that passes every case, the benchmark
+entry, and compiling the kernel for a GPU target (the interpreter never compiles it)."""
+import math
 import os
 import subprocess
 import sys
@@ -9,6 +10,19 @@ import pytest
 
 from impls.spec import backend
 from verify.certification.bench import bench
+
+
+def assert_certificate_passes(certificate, spec) -> None:
+    """Every case of every dtype passes, ρ in (0, 1], every contract class covered, and
+    the kernel's error compared with the naive formulation's (a finite positive ratio)."""
+    assert certificate["pass"], certificate["notes"]
+    assert 0 < certificate["rho"] <= 1
+    for dtype, result in certificate["per_dtype"].items():
+        assert all(case["pass"] for case in result["cases"]), dtype
+    assert certificate["cases"]["missing_contract_classes"] == []
+    assert set(spec.contract_classes) <= set(certificate["cases"]["coverage"])
+    ratio = certificate["naive_ratio"]
+    assert ratio is not None and math.isfinite(ratio) and ratio > 0
 
 
 def assert_bench_reports(spec) -> None:
