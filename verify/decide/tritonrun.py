@@ -18,7 +18,7 @@ constant, ``//`` and ``%`` on integers truncate toward zero, ``%`` on floats is
 
 Per point it reports both sides' components as Python numbers and whether a float
 operation overflowed or underflowed there (numpy's error flags, attributed to a point
-by running smaller blocks, then one program per point). A Python ``if`` (or ``and``,
+by running the block again with one program per point). A Python ``if`` (or ``and``,
 ``max``, ``assert``) on a block of lanes has no single truth value in Triton, so a
 launch that asks for one runs again with one program per point (``tl.program_id``),
 where each branch is taken as Triton takes it on a scalar. A point the interpreter
@@ -45,7 +45,7 @@ from verify.engine import domains
 from verify.engine.interp import JIT_SOURCES, is_library_file, unwrap
 from verify.engine.shapes import flatten, shape_like
 
-CHUNK = 8                 # points per block once a block's error flags need attributing
+CHUNK = 8                 # points per block once a block's launch has failed
 FLOAT_DTYPES = ("float64", "float32")
 
 
@@ -373,6 +373,8 @@ def _blocks(sides, law, points, instance, dtype) -> list[Lanes | NotRun]:
         if len(points) == 1:
             got[0].overflow = True
             return list(got)
+        # one program per point attributes each flag to its point in one launch
+        return _one_program_each(sides, law, points, instance, dtype)
     except _BlockTruth:
         return _one_program_each(sides, law, points, instance, dtype)
     except Exception as exc:  # noqa: BLE001 (the interpreter raises what the code raises)
