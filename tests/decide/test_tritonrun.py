@@ -118,3 +118,27 @@ def test_plain_python_is_not_triton_code():
     law = _law(lambda a, b: a + b, lambda a, b: b + a)
     assert not tritonrun.reaches_triton(law)
     assert pyrun.judge(law, [1, 2]).sides.exact
+
+
+def _plain_helper_with_tl(a):
+    return tl.exp(a - a) + a        # tl.* in a plain function: Triton code all the same
+
+
+def test_tl_outside_a_jit_function_is_run_inside_the_kernel():
+    law = _law(lambda a, b: _plain_helper_with_tl(a) + b, lambda a, b: a + b + 1.0)
+    assert tritonrun.reaches_triton(law)
+    got = tritonrun.run(law, [[2.0, 3.0], [-1.5, 0.0]])
+    assert [g.lhs for g in got] == [[6.0], [-0.5]] and [g.rhs for g in got] == [[6.0], [-0.5]]
+
+
+def test_a_module_held_in_a_closure_cell_is_followed_to_its_triton_code():
+    from laws.redundancy import prefix_cache as held   # a test's local import: a cell
+
+    def lhs(a, b):
+        return held.attention_state([(a, b)])[2]      # one key: o = e⁰·v = b
+
+    law = _law(lhs, lambda a, b: b)
+    assert tritonrun.reaches_triton(law)
+    got = tritonrun.run(law, [[2.0, 3.0], [-1.5, 0.25]])
+    assert [g.lhs for g in got] == [[3.0], [0.25]]
+    assert not pyrun.confirms(law, [2.0, 3.0])[0]

@@ -114,6 +114,8 @@ class _Module:
 def _module_view(module: types.ModuleType, names: set[str]) -> tuple[Any, bool]:
     """A project module as seen by code that names ``names`` (its attributes among
     them): a view when one of those reaches a jit function."""
+    if _is_triton_language(module):
+        return module, True       # tl.* outside a jit function runs inside the kernel too
     if is_library_file(getattr(module, "__file__", None)):
         return module, False
     for name in names:
@@ -129,6 +131,8 @@ def _view(value: Any) -> tuple[Any, bool]:
     jit = _jit_source(value)
     if jit is not None:
         return _device(jit), True
+    if _is_triton_language(value):
+        return value, True
     if not isinstance(value, types.FunctionType) or is_library_file(value.__code__.co_filename):
         return value, False
     known = _VIEWS.get(id(value))
@@ -151,9 +155,11 @@ def _view(value: Any) -> tuple[Any, bool]:
     if value.__closure__ is not None:
         for old, cell in zip(value.__closure__, copy.__closure__ or ()):
             try:
-                new, hit = _view(old.cell_contents)
+                held = old.cell_contents
             except ValueError:  # an empty cell stays empty
                 continue
+            new, hit = (_module_view(held, names) if isinstance(held, types.ModuleType)
+                        else _view(held))
             cell.cell_contents, reached = new, reached or hit
     if value.__defaults__:
         pairs = [_view(d) for d in value.__defaults__]
@@ -165,6 +171,15 @@ def _view(value: Any) -> tuple[Any, bool]:
         return value, False
     _VIEWS[id(value)] = (value, copy, True)
     return copy, True
+
+
+def _is_triton_language(value: Any) -> bool:
+    """``triton.language`` itself, one of its submodules, or a function of it: code that
+    names one is Triton code even outside a ``@triton.jit`` function."""
+    name = (value.__name__ if isinstance(value, types.ModuleType)
+            else getattr(value, "__module__", None) if callable(value) else None)
+    return isinstance(name, str) and (name == "triton.language"
+                                      or name.startswith("triton.language."))
 
 
 def _names(code: types.CodeType) -> set[str]:
