@@ -34,6 +34,7 @@ from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import CATALOG, Policy
 from verify.decide.prover import Proof, conflict_reason, prove
 from verify.decide.search import Search, search
+from verify.engine import freshstate
 from verify.results import LawResult, Verdict, agrees
 
 PROVED, PROVED_BOUNDED, TESTED, UNKNOWN, REFUTED, ERROR = (
@@ -81,6 +82,7 @@ def _replay(law: Law, out: dict, values) -> None:
     inst = (out.get("counterexample") or {}).get("instance") or {}
     try:
         refused = plain.refusal(law) or ""
+        freshstate.reset()
         ok, why = pyrun.confirms(law, values, inst, exact_run=not refused,
                                  raw="type test" in refused)
     except Exception as exc:  # the function cannot run by plain Python at the point
