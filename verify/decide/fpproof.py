@@ -29,6 +29,7 @@ from verify.decide.query import Query
 from verify.engine import domains as kinds
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
+from verify.engine.vocabulary import register, run_directly
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
 REAL_DOMAINS = {d for d in kinds.NAMES if not kinds.get(d).integer}
@@ -85,6 +86,7 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
     def unsupported(name):
         def f(*_a, **_k):
             raise Unsupported(f"{name} has no floating-point encoding here")
+        f.unsupported = f"{name} has no floating-point encoding here"
         return f
 
     names = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute, sqrt=sqrt,
@@ -96,6 +98,11 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
         np=Namespace("np", fallback=np, fmax=fmax, fmin=fmin, **names),
         torch=Namespace("torch", fmax=fmax, fmin=fmin, **names),
         literal=lambda x: z3.FPVal(x, sort))
+
+
+register("z3-fp", lambda: _interpretation(z3.FPSort(*SORTS["float64"])),
+         lambda: (z3.FPVal(7.0, z3.FPSort(*SORTS["float64"])), run_directly),
+         "z3 IEEE floating-point terms of one format (exactness proofs in that format)")
 
 
 @contextlib.contextmanager
