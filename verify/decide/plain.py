@@ -19,6 +19,7 @@ from laws.core import Law
 from verify.decide import oracle, pyrun
 from verify.engine import domains
 from verify.engine.shapes import flatten, shape_like
+from verify.results import Verdict
 
 RANDOM_POINTS = 200
 
@@ -61,10 +62,10 @@ def decide_plain(law: Law, why: str) -> dict:
                 continue
             compared += 1
             if seen.status == "differ" or (raw and seen.status == "gross"):
-                return {"verdict": "refuted", "_values": values,
+                return {"verdict": Verdict.REFUTED, "_values": values,
                         "reason": f"{why}: decided by plain Python alone",
                         "counterexample": counterexample(law, values, inst, seen)}
-    return {"verdict": "unknown", "cases": compared or None,
+    return {"verdict": Verdict.UNKNOWN, "cases": compared or None,
             "reason": f"{why}, which no interpretation follows faithfully: the prover and "
                       f"the searcher refuse it; plain Python found no difference at "
                       f"{compared} points, which proves nothing"}
