@@ -197,6 +197,7 @@ def _try_proof(law: Law, fmt: str, vars_, instance, result: dict) -> None:
         result["method"] = "proved: " + fpproof.METHOD
         return
     values = found.values
+    assert values is not None  # a refutation carries its values
     if _replay(law, values, vars_, fmt, instance) is not None:
         values = _shrink(law, values, vars_, fmt, instance)
     replay = _replay(law, values, vars_, fmt, instance)
