@@ -19,6 +19,7 @@ from laws.core import Law
 from verify.decide import oracle, pyrun
 from verify.engine import domains, freshstate
 from verify.engine.shapes import flatten, shape_like
+from verify.results import Verdict
 
 RANDOM_POINTS = 200
 
@@ -68,13 +69,13 @@ def decide_plain(law: Law, why: str) -> dict:
                     if not fresh:
                         unrestored = True
                         continue
-                    return {"verdict": "refuted", "_values": values,
+                    return {"verdict": Verdict.REFUTED, "_values": values,
                             "reason": f"{why}: decided by plain Python alone",
                             "counterexample": counterexample(law, values, inst, seen)}
     found = ("plain Python found differences only on state it could not put back between "
              "runs, which are not reproducible" if unrestored else
              f"plain Python found no difference at {compared} points, which proves nothing")
-    return {"verdict": "unknown", "cases": compared or None,
+    return {"verdict": Verdict.UNKNOWN, "cases": compared or None,
             "reason": f"{why}, which no interpretation follows faithfully: the prover and "
                       f"the searcher refuse it; {found}"}
 

@@ -13,6 +13,7 @@ import mpmath
 
 from verify.engine import jitdiv
 from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
+from verify.engine.vocabulary import register, run_directly
 
 jitdiv.install()  # 0/0 inside @triton.jit is NaN, as on the device
 
@@ -324,3 +325,9 @@ def make_exact() -> Interpretation:
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},
                           np=np, torch=np, literal=Fraction, unfold=True)
+
+
+register("mpmath", make_mpmath, lambda: (mpmath.mpf(7), run_directly),
+         "mpmath numbers at the working precision (the oracle)")
+register("exact", make_exact, lambda: (Fraction(7), run_directly),
+         "Fractions: exact rational arithmetic (replays where the sides are rational)")
