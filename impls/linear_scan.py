@@ -56,7 +56,7 @@ from laws.associativity import combines
 from impls import buffers
 from impls.numerics import (FP32_FLUSH, U32, U64, log_roundoff, round_up,
                             stored_output_error)
-from impls.spec import Case, KernelSpec, backend, device
+from impls.spec import Bound, Case, KernelSpec, Oracle, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH
@@ -251,7 +251,7 @@ def _case(name: str, a, b, classes: tuple[str, ...], grid: bool = True) -> Case:
     a, b = (_on_grid(a), _on_grid(b)) if grid else (torch.as_tensor(a, dtype=torch.float64),
                                                     torch.as_tensor(b, dtype=torch.float64))
     return Case(name=f"{name} rows={b.shape[0]} n={b.shape[1]}", inputs={"a": a, "b": b},
-                params={"classes": classes, "n": int(b.shape[1])})
+                classes=classes, n=int(b.shape[1]))
 
 
 def cases(seed: int, which: str) -> list[Case]:
@@ -298,10 +298,10 @@ def run(case: Case, dtype: str) -> dict:
     return {"h": linear_scan(a, b).cpu()}
 
 
-def oracle(case: Case) -> dict:
-    return {"h": sequential(case.inputs["a"].to(torch.float64),
-                            case.inputs["b"].to(torch.float64)),
-            "_oracle": "float64 sequential loop; its own error is added to the bound"}
+def oracle(case: Case) -> Oracle:
+    return Oracle({"h": sequential(case.inputs["a"].to(torch.float64),
+                                   case.inputs["b"].to(torch.float64))},
+                  "float64 sequential loop; its own error is added to the bound")
 
 
 FORMULA = ("κ·ℓ·(G_t + (p+1)·H_own + (BLOCK+j+1)·H_earlier) + flush allowance + u_out|ĥ| "
@@ -309,7 +309,7 @@ FORMULA = ("κ·ℓ·(G_t + (p+1)·H_own + (BLOCK+j+1)·H_earlier) + flush allow
            "magnitude recurrences)")
 
 
-def bound(case: Case, dtype: str, outputs: dict) -> dict:
+def bound(case: Case, dtype: str, outputs: dict) -> Bound:
     a, b = case.inputs["a"], case.inputs["b"]
     torch_dtype = DTYPES[dtype]
     a_hat = a.to(torch_dtype).to(torch.float64)
@@ -319,7 +319,7 @@ def bound(case: Case, dtype: str, outputs: dict) -> dict:
     total = (kernel + sequential_oracle_error(a, b, h)
              + representation_error(a, b, h, torch_dtype)
              + stored_output_error(outputs["h"], dtype))
-    return {"h": round_up(total, roundings=b.shape[-1] + 8), "_formula": FORMULA}
+    return Bound({"h": round_up(total, roundings=b.shape[-1] + 8)}, FORMULA)
 
 
 def naive(case: Case, dtype: str) -> dict:

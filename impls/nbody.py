@@ -56,7 +56,7 @@ import triton.language as tl
 from . import accuracy, buffers
 from .launch import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
-from .spec import Case, KernelSpec, backend, device
+from .spec import Bound, Case, KernelSpec, Oracle, backend, device
 
 NORMAL_RANGE = (2.0 ** -120, 2.0 ** 120)   # fp32's normal range with a margin
 
@@ -268,15 +268,15 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"forces": reference(*_operands(case))}
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     pos, mass = case.inputs["pos"].numpy(), case.inputs["mass"].numpy()
     forces, _, _ = exact_pairs(pos, mass, case.params["g"], case.params["eps"])
     exact = torch.from_numpy(forces)
-    return {"forces": exact, "forces_bh": exact,
-            "_oracle": "float64 all pairs; its own error is in the bound"}
+    return Oracle({"forces": exact, "forces_bh": exact},
+                  "float64 all pairs; its own error is in the bound")
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """forces: (ρ₃₂ + γ_S(1+ρ₃₂))Σⱼ|Fᵢⱼ| + (ρ₆₄ + γₙ(2⁻⁵³))Σⱼ|Fᵢⱼ|, S = min(n−1, BLOCK+T);
     forces_bh: Σ_cells G mᵢ M/D² (3β²−2β³)/(1−β)² + float64 rounding of walk and oracle"""
     pos, mass = case.inputs["pos"].numpy(), case.inputs["mass"].numpy()
@@ -290,9 +290,9 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     kernel[~in_range] = np.inf
     _, truncation = barnes_hut(pos, mass, case.params["theta"], g, eps)
     bh = truncation[:, None] + oracle
-    return {"forces": round_up(torch.from_numpy(kernel)),
-            "forces_bh": round_up(torch.from_numpy(np.broadcast_to(bh, (n, 3)).copy())),
-            "_formula": _bound.__doc__}
+    return Bound({"forces": round_up(torch.from_numpy(kernel)),
+                  "forces_bh": round_up(torch.from_numpy(np.broadcast_to(bh, (n, 3)).copy()))},
+                 _bound.__doc__)
 
 
 def _cases(seed: int, which: str):
@@ -304,8 +304,7 @@ def _cases(seed: int, which: str):
         mass = torch.as_tensor(mass, dtype=torch.float32).double()
         label = f"{name} n={len(pos)} eps={eps:g} theta={theta:g}"
         return Case(label, {"pos": pos, "mass": mass},
-                    {"g": g, "eps": eps, "theta": theta, "n": len(pos),
-                     "classes": list(classes)})
+                    {"g": g, "eps": eps, "theta": theta}, classes=classes, n=len(pos))
 
     def plummer(count, scale=1.0):
         radius = scale / np.sqrt(rng.uniform(0.01, 1.0, count) ** (-2 / 3) - 1)

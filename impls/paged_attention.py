@@ -39,7 +39,7 @@ from laws.associativity.combines import flash_state
 from . import attention, buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import half_exact
-from .spec import Case, KernelSpec, backend, device
+from .spec import Bound, Case, KernelSpec, Oracle, backend, device
 
 HEAD_DIMS = (16, 32, 64, 128)
 
@@ -196,11 +196,11 @@ def _contiguous(case: Case) -> Case:
                             "kv_len": case.inputs["seq_lens"]}, {"causal": False})
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     return attention.oracle(_contiguous(case))
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     return attention.flash_bound(_contiguous(case), dtype, outputs,
                                  blocks(TORCH_DTYPES[dtype])["BLOCK_N"])
 
@@ -250,7 +250,7 @@ def _paged_case(rng, name, q, k, v, lens, page, shared=0, classes=()):
                         "block_table": torch.tensor(table, dtype=torch.int32),
                         "seq_lens": torch.tensor(lens, dtype=torch.int32),
                         "k": contiguous[0], "v": contiguous[1]},
-                {"n": max(lens), "classes": ["pages-out-of-order", *classes]})
+                classes=("pages-out-of-order", *classes), n=max(lens))
 
 
 def _cases(seed: int, which: str):

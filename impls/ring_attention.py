@@ -36,7 +36,7 @@ from laws.associativity.combines import flash_state
 from . import attention, buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import half_exact
-from .spec import Case, KernelSpec, backend, device
+from .spec import Bound, Case, KernelSpec, Oracle, backend, device
 
 HEAD_DIMS = (16, 32, 64, 128)
 
@@ -172,11 +172,11 @@ def _whole(case: Case) -> Case:
     return Case(case.name, dict(case.inputs), {"causal": False})
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     return attention.oracle(_whole(case))
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     n, shards = case.inputs["q"].shape[2], case.params["shards"]
     block_n = blocks(TORCH_DTYPES[dtype])["BLOCK_N"]
     merges = -(-shard_length(n, shards) // block_n) + shards
@@ -191,7 +191,7 @@ def _case(name, q, k, v, shards, kv_len=None, classes=()):
     label = (f"{name} B={b} H={h} N={n} D={d} shards={shards}"
              + ("" if kv_len is None else f" kv_len={list(kv_len)}"))
     return Case(label, {"q": q, "k": k, "v": v, "kv_len": lens},
-                {"shards": shards, "n": n, "classes": ["every-rotation", *classes]})
+                {"shards": shards}, classes=("every-rotation", *classes), n=n)
 
 
 def _cases(seed: int, which: str):

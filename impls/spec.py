@@ -35,13 +35,79 @@ def device() -> str:
     return "cuda" if backend() == "gpu" else "cpu"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Case:
-    """One certification input."""
+    """One certification input: its ``inputs`` (tensors in float64, the master copies,
+    and ints) and ``params``, the kernel's own parameters (k, causal, eps, ...); then what
+    certification reads about it: the adversarial ``classes`` it covers (its record
+    repeats them; the kernel's ``contract_classes`` must each be covered by some case),
+    its reduction length ``n`` (for the expected error level; None: the longest last
+    dimension of its inputs), the ``dtypes`` it is limited to (None: every dtype; a
+    cancellation case whose numbers only fp32 can hold) and, for a case made from the
+    block schedule a wrapper was seen to launch, that block (``schedule_block``)."""
 
     name: str                          # e.g. "rows=3 n=257 masked-row"
-    inputs: Mapping[str, Any]          # tensors in float64 (master copies) and ints
-    params: Mapping[str, Any] = field(default_factory=dict)  # k, causal, eps, ...
+    inputs: Mapping[str, Any]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    classes: tuple[str, ...] = ()
+    n: int | None = None
+    dtypes: tuple[str, ...] | None = None
+    schedule_block: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "classes", tuple(self.classes))
+        if self.dtypes is not None:
+            object.__setattr__(self, "dtypes", tuple(self.dtypes))
+
+    def runs_in(self, dtype: str) -> bool:
+        """Whether the case is certified in ``dtype``."""
+        return self.dtypes is None or dtype in self.dtypes
+
+
+ERROR_BOUND_MEANING = ("guaranteed: |oracle − true| ≤ error_bound·|true|, "
+                       "or ≤ absolute_error_bound where true may be 0")
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """What a kernel's oracle returns: the exact outputs by name (``values``, float64 or
+    better) and how they were computed — ``method``, with ``details`` (bits, rounding, a
+    largest radius) — which the certificate's ``oracle`` records (numbers as their
+    largest over the cases). An oracle that guarantees its own error (the ball arithmetic
+    of impls/exact.py) states it: |oracle − true| ≤ ``error_bound``·|true|, or ≤
+    ``absolute_error_bound`` where the true value may be 0; the certifier adds it to the
+    bound. An oracle without a guarantee folds its error into the kernel's bound."""
+
+    values: Mapping[str, Any]
+    method: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    error_bound: float | None = None
+    absolute_error_bound: float = 0.0
+
+    def record(self) -> str | dict | None:
+        """The certificate's ``oracle`` for this case: the method alone, or with its
+        details and guaranteed error; None when the oracle says nothing of itself."""
+        if not self.details and self.error_bound is None:
+            return self.method
+        out: dict[str, Any] = {} if self.method is None else {"method": self.method}
+        out.update(self.details)
+        if self.error_bound is not None:
+            out.update(error_bound=self.error_bound,
+                       absolute_error_bound=self.absolute_error_bound,
+                       error_bound_meaning=ERROR_BOUND_MEANING)
+        return out
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What a kernel's bound returns: per output a tensor bounding |kernel − oracle|
+    componentwise (``values``), the ``formula`` it evaluates (the certificate's
+    ``bound.formula``), and ``overflow``: why an output may be non-finite (a failing
+    case carries it as its note)."""
+
+    values: Mapping[str, Any]
+    formula: str | None = None
+    overflow: tuple[str, ...] = ()
 
 
 @dataclass
@@ -54,8 +120,8 @@ class KernelSpec:
     combine: Callable | None                      # the combine it shares with its law
     dtypes: tuple[str, ...]                       # input dtypes it supports
     run: Callable[[Case, str], dict]              # (case, dtype) -> outputs (torch)
-    oracle: Callable[[Case], dict]                # exact outputs (float64 or better)
-    bound: Callable[[Case, str, dict], dict]      # (case, dtype, outputs) -> bound per output
+    oracle: Callable[[Case], Oracle]              # exact outputs (float64 or better)
+    bound: Callable[[Case, str, dict], Bound]     # (case, dtype, outputs) -> bound per output
     cases: Callable[[int, str], Iterable[Case]]   # (seed, backend) -> cases
     algorithm: Callable[[str], dict]              # backend -> block sizes, reduction tree
     precision: Callable[[str], dict]              # dtype -> {"in","accumulate","out", "input_precision"?}
@@ -64,11 +130,12 @@ class KernelSpec:
     # plant their bugs as source edits (verify/certification/planted_bugs.py)
     planted: Mapping[str, Any] = field(default_factory=dict)
     reference: Callable[[Case, str], dict] | None = None  # torch formulation (bench, naive)
+    lower: Callable[[Case, str], dict | None] | None = None  # naive one format lower (power)
     bench: Callable[[str], dict] | None = None    # backend -> timings, see verify/certification/bench.py
     sources: tuple[str, ...] = ()                 # extra files whose hash the certificate records
     # Case classes the kernel's contract requires (special values, masks, shape classes
     # its wrapper accepts): certification fails if no case declares one of them in
-    # ``params["classes"]``.
+    # ``Case.classes``.
     contract_classes: tuple[str, ...] = ()
     # The GPU error model the kernel's GPU bound assumes: operation -> impls.accuracy.OpModel
     # (the instruction and its error). Checked against the compiled code (verify/hardware).

@@ -116,13 +116,14 @@ def measure(name: str, dtypes=None, seed: int = 0) -> list[dict]:
     cases = list(hand.cases(seed, which))
     rows = {}
     for case in cases:
-        hand_oracle, derived_oracle = hand.oracle(case), derived.oracle(case)
+        hand_oracle, derived_oracle = hand.oracle(case).values, derived.oracle(case).values
         for dtype in chosen:
-            if case.params.get("dtypes") and dtype not in case.params["dtypes"]:
+            if not case.runs_in(dtype):
                 continue
             outputs = hand.run(case, dtype)
-            hb, db = hand.bound(case, dtype, outputs), derived.bound(case, dtype, outputs)
-            for key in (k for k in db if not k.startswith("_") and k in hb):
+            hb = hand.bound(case, dtype, outputs).values
+            db = derived.bound(case, dtype, outputs).values
+            for key in (k for k in db if k in hb):
                 row = rows.setdefault((dtype, key), {"ratios": [], "rho_hand": 0.0,
                                                      "rho_derived": 0.0})
                 row["ratios"].append(_ratios(db[key], hb[key]))

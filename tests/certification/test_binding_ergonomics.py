@@ -263,7 +263,7 @@ def _raising(x):
 
 def test_a_certificate_whose_every_case_crashed_says_so():
     spec = bind(_raising, reference="softmax", outputs=("softmax",),
-                inputs=lambda seed, backend: [Case("one", {"x": torch.ones(2, 3)}, {"n": 3})])
+                inputs=lambda seed, backend: [Case("one", {"x": torch.ones(2, 3)}, n=3)])
     cert = certify(spec, BACKEND, check_laws=False)
     case = cert["per_dtype"]["float32"]["cases"][0]
     assert case["crash"] == "IndexError: row out of range"
@@ -277,7 +277,7 @@ def test_a_refused_combine_is_a_failure_not_a_crash():
     from user_kernels import fused_softmax as mod
     spec = bind(mod.softmax, reference="softmax", outputs=("softmax",), masked_rows="nan",
                 kernel=mod.softmax_kernel,
-                inputs=lambda s, b: [Case("one", {"x": torch.ones(1, 3)}, {"n": 3})])
+                inputs=lambda s, b: [Case("one", {"x": torch.ones(1, 3)}, n=3)])
     refuted = {"ok": False, "failure": "combine _halving passed to tl.reduce is not shown "
                                        "associative: refuted (counterexample [0, 0, 1])"}
     binding_of(spec).records.combines = {"combines": [refuted]}   # as audit_kernel says
@@ -315,7 +315,7 @@ README_CLASSES = {"ties", "huge-dynamic-range", "cancellation", "-inf-mask",
 
 
 def _covered(cases) -> set:
-    return {k for c in cases for k in c.params["classes"]}
+    return {k for c in cases for k in c.classes}
 
 
 def test_default_rows_cover_every_class_the_readme_lists():

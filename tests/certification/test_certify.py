@@ -35,7 +35,7 @@ def _cases(seed, backend):
           for n in (1, 10, 100)]
     # float16-representable master copies, so the oracle describes what the kernel sees
     return [Case(f"rows=3 n={x.shape[1]}", {"x": x.half().double()},
-                 {"n": x.shape[1], "classes": ("random",)}) for x in xs]
+                 classes=("random",), n=x.shape[1]) for x in xs]
 
 
 def _run(case, dtype):
@@ -202,7 +202,7 @@ def test_cases_limited_to_some_dtypes_are_skipped_for_others():
     def cases(seed, backend):
         return _cases(seed, backend)[:1] + [
             Case("fp32 only", {"x": torch.ones(1, 3, dtype=torch.float64)},
-                 {"dtypes": ("float32",)})]
+                 dtypes=("float32",))]
     c = certify(_with(make_spec(), cases=cases), BACKEND, dtypes=["float32", "float16"])
     assert c["per_dtype"]["float16"]["skipped_cases"] == ["fp32 only"]
     assert len(c["per_dtype"]["float32"]["cases"]) == 2

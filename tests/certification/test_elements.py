@@ -95,8 +95,8 @@ def test_no_sample_where_the_comparison_has_a_problem():
 def _spec(run):
     def cases(seed, backend):
         x = torch.linspace(-3, 3, 300, dtype=torch.float64).reshape(3, 100)
-        return [Case("rows", {"x": x}, {"n": 100, "classes": ("random", "cancellation")}),
-                Case("unclassified", {"x": x[:1]}, {"n": 100})]
+        return [Case("rows", {"x": x}, classes=("random", "cancellation"), n=100),
+                Case("unclassified", {"x": x[:1]}, n=100)]
 
     return KernelSpec(
         name="rowsum", laws=(), summary="row sums", combine=None, dtypes=("float32",),

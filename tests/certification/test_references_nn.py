@@ -89,8 +89,8 @@ def test_naive_and_oracle_agree_with_torch_in_float64(name, value):
 
 def test_cross_entropy_ignores_fully_masked_rows_and_matches_torch_elsewhere():
     ref = lookup("cross_entropy")
-    case = next(c for c in MASKED(0) if c.params["classes"][0] == "fully-masked-row"
-                and c.params["n"] == 7)
+    case = next(c for c in MASKED(0) if c.classes[0] == "fully-masked-row"
+                and c.n == 7)
     inputs = ref.complete(dict(case.inputs), np.random.default_rng(0))
     x, target = inputs["x"], inputs["target"]
     assert target.dtype == torch.int64 and int(target[0]) == -100  # row 0 is all −∞

@@ -57,7 +57,7 @@ def test_quantization_laws_hold_on_measured_outputs():
         assert ((w - wq.double() * s).abs() <= s / 2).all()
         for dtype in ("float16", "float32"):
             out = SPEC.run(case, dtype)
-            kernel_bound = SPEC.bound(case, dtype, out)["y"]
+            kernel_bound = SPEC.bound(case, dtype, out).values["y"]
             law_bound = (x.abs().sum(1, keepdim=True) * s / 2) * (1 + 1e-12)
             err = (out["y"].cpu().double() - x @ w).abs()
             assert (err <= law_bound + kernel_bound).all(), case.name

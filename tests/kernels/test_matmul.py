@@ -58,7 +58,7 @@ def test_k_not_multiple_of_block_matches_oracle_within_bound():
     b = half_exact(torch.randn(45, 9, generator=gen, dtype=torch.float64))
     case = MM.Case("K=45", {"a": a, "b": b}, {})
     out = SPEC.run(case, "float32")
-    bound = SPEC.bound(case, "float32", out)["c"]
+    bound = SPEC.bound(case, "float32", out).values["c"]
     err = (out["c"].cpu().double() - a @ b).abs()
     assert (err <= bound).all()
     assert (bound < 1e-2 * (a.abs() @ b.abs()) + 1e-30).all()  # a bound that says something

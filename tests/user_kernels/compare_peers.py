@@ -165,9 +165,9 @@ def rule_failures(spec, observed: Observed, dtype: str, elementwise: bool) -> di
     returns = binding_of(spec).running.returns
     failed: dict[str, list] = {rule: [] for rule in RULES}
     for case, outputs in observed.runs:
-        oracle = spec.oracle(case)
+        oracle = spec.oracle(case).values
         same = same_precision(spec, case, dtype)
-        count = 1 if elementwise else int(case.params.get("n", 1))
+        count = 1 if elementwise else int(case.n or 1)
         for rule, check in CHECKS.items():
             ok = outputs is not None and all(
                 check(outputs[key], oracle[key], same=same.get(key), dtype=dtype, count=count)

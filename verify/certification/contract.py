@@ -1,7 +1,7 @@
 """What a certificate says about its cases: the contract classes they cover, and how
 tight the bound is on them.
 
-``coverage`` compares the classes the cases declare (``case.params["classes"]``) with
+``coverage`` compares the classes the cases declare (``Case.classes``) with
 the classes the kernel's contract requires (``KernelSpec.contract_classes``): a
 required class that no case covers makes the certificate fail, with a one-line reason.
 ``tightness`` reports, per dtype, the largest ρ = error / bound over every case and
@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 
 def coverage(spec, cases: Iterable[Any]) -> dict:
     """{"covered", "required", "missing"}: class names, sorted."""
-    covered = sorted({c for case in cases for c in case.params.get("classes", ())})
+    covered = sorted({c for case in cases for c in case.classes})
     required = sorted(set(getattr(spec, "contract_classes", ()) or ()))
     missing = [c for c in required if c not in covered]
     return {"covered": covered, "required": required, "missing": missing}

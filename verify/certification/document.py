@@ -4,8 +4,9 @@
 figures, the hashed sources, the merge trees) with ``pass`` as the pipeline decided
 it; the other functions add what later stages learn — the planted bugs (one shape:
 name → {"caught", "rho"} and "crashed" when running the bug killed the process), a
-binding's own test power — and each can only turn ``pass`` to False, with a note
-saying why (``_fail``); the observed block schedule (``add_schedule``) is only recorded.
+and each can only turn ``pass`` to False, with a note saying why (``_fail``); a
+binding's bound flags and audited combines (``add_binding_records``) and the observed
+block schedule (``add_schedule``) are only recorded.
 ``failed`` is the document of a kernel that produced none; ``write`` writes a document
 atomically and records where.
 """
@@ -118,16 +119,10 @@ def add_planted(cert: dict, outcomes: Mapping[str, dict]) -> None:
                     "too weak: " + ", ".join(escaped))
 
 
-def add_binding_power(cert: dict, power: Mapping[str, dict], flags: Mapping[str, Any],
-                      combines: Mapping[str, Any] | None) -> None:
-    """A binding's test power per dtype (a bound that accepts a trivial stand-in on every
-    case of a dtype fails the certificate), its bound's flags and audited combines."""
-    cert["power"] = dict(power)
+def add_binding_records(cert: dict, flags: Mapping[str, Any],
+                        combines: Mapping[str, Any] | None) -> None:
+    """A binding's bound flags (``bound_flags``) and audited combines (``combines``)."""
     cert["bound_flags"] = dict(flags)
-    weak = {d: p["accepted_stand_ins"] for d, p in power.items() if p["weak"]}
-    if weak:
-        _fail(cert, "the bound accepts trivial outputs, so the certificate proves nothing: "
-                    + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
     if combines is not None:
         cert["combines"] = combines["combines"]
 
