@@ -62,7 +62,8 @@ from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precisio
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, TENSOR_CORE_ACCUMULATE, TF32_OPERAND, U32,
                        U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, half_exact, round_up,
                        ulp_error)
-from .spec import Bound, Case, KernelSpec, Oracle, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 HEAD_DIMS = (64, 128)
 # tl.exp and fp32 division: 4 ulp in the interpreter; on a GPU the documented error of the
@@ -414,15 +415,9 @@ KERNEL = KernelSpec(
             "head dim 64/128, running (m, l, o) state merged by flash_state",
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
-    run=_run,
-    oracle=oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/matmul.py",),  # its bound and input helpers
 )

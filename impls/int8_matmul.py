@@ -40,7 +40,7 @@ from . import buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
                        half_exact, round_up, wide_range)
-from .spec import Bound, BoundKernel, Case, Oracle, Derived, Extra, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Extra, Oracle, backend, device
 
 
 

@@ -40,7 +40,8 @@ import triton.language as tl
 
 from laws.associativity.combines import welford
 from . import accuracy, buffers, exact
-from .spec import Bound, Case, KernelSpec, Oracle, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    device as current_device)
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
 from .var_mean import CONTRACT_CLASSES as SHARED_CLASSES
 from .var_mean import GPU_MODEL as STATISTICS_MODEL
@@ -253,15 +254,12 @@ KERNEL = KernelSpec(
     summary="layer norm forward (weight, bias, eps) with one-pass Welford statistics",
     combine=welford,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/var_mean.py",),
 )

@@ -56,7 +56,8 @@ from laws.associativity import combines
 from impls import buffers
 from impls.numerics import (FP32_FLUSH, U32, U64, log_roundoff, round_up,
                             stored_output_error)
-from impls.spec import Bound, Case, KernelSpec, Oracle, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH
@@ -367,15 +368,13 @@ KERNEL = KernelSpec(
     summary="h_t = a_t·h_{t−1} + b_t along rows, multi-block, float32 accumulation",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
-                      "dynamic-range", "cancellation", "growth", "ties", "zeros",
-                      "unrepresentable-inputs"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(oracle=oracle, precision=precision),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
+                          "dynamic-range", "cancellation", "growth", "ties", "zeros",
+                          "unrepresentable-inputs"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm),
 )

@@ -41,7 +41,7 @@ from . import buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
                        dot_factor, gamma, half_exact, round_up, wide_range)
-from .spec import Bound, BoundKernel, Case, Oracle, Derived, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 MAX_RANK = 128
 

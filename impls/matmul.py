@@ -45,7 +45,7 @@ from . import buffers
 from .numerics import (FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, half_exact,
                        round_up, wide_range)
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
-from .spec import Bound, BoundKernel, Case, Oracle, Derived, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 # --------------------------------------------------------------------------- reference
 def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

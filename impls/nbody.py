@@ -56,7 +56,8 @@ import triton.language as tl
 from . import accuracy, buffers
 from .launch import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
-from .spec import Bound, Case, KernelSpec, Oracle, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 NORMAL_RANGE = (2.0 ** -120, 2.0 ** 120)   # fp32's normal range with a margin
 
@@ -362,23 +363,20 @@ def _bench(which: str) -> dict:
 GPU_MODEL = accuracy.model(div="div.rn.f32", sqrt="sqrt.rn.f32")
 
 KERNEL = KernelSpec(
-    gpu_model=GPU_MODEL,
     name="nbody",
     laws=("newton_third_law.antisymmetric", "barnes_hut.monopole_bound"),
     summary="softened all-pairs gravity, each pair evaluated once (Fⱼᵢ = −Fᵢⱼ), plus a "
             "Barnes–Hut reference under its monopole bound",
     combine=None,
     dtypes=("float32",),
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
-                      "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
-                      "zero-distance", "g-not-representable"),
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
+                          "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
+                          "zero-distance", "g-not-representable"),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/matmul.py",),  # its bound and input helpers
 )

@@ -55,7 +55,7 @@ import triton.language as tl
 from laws.associativity import combines
 from impls import buffers
 from impls.numerics import FP32_FLUSH, U32, U64, gamma, round_up, stored_output_error
-from impls.spec import Bound, BoundKernel, Case, Oracle, Derived, backend, device
+from impls.spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH

@@ -50,7 +50,8 @@ from impls.linear_scan import recurrence_error
 from impls.numerics import (FP32_FLUSH, U32, U64, gamma, log_roundoff, round_up,
                             stored_output_error, ulp_error)
 from impls import accuracy
-from impls.spec import Bound, Case, KernelSpec, Oracle, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 E_EXP = ulp_error(4, "float32")      # 2⁻²¹ (interpreter); a GPU takes GPU_MODEL
@@ -394,20 +395,17 @@ def bench(which: str) -> dict:
 
 
 KERNEL = KernelSpec(
-    gpu_model=GPU_MODEL,
     name="selective_scan",
     laws=("linear_recurrence.associative",),
     summary="Mamba selective scan: chunked parallel scan of exp(ΔA)·h + Δ·x·B, y = C·h + D·x",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
-                      "dynamic-range", "cancellation"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(oracle=oracle, precision=precision),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
+                          "dynamic-range", "cancellation"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm, gpu_model=GPU_MODEL),
 )

@@ -61,7 +61,8 @@ from laws.associativity.combines import online_softmax
 from . import accuracy, buffers, exact
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error, ulp_error
 from .launch import config
-from .spec import Bound, Case, KernelSpec, Oracle, backend as current_backend, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend as current_backend, device as current_device)
 
 DTYPES = ("float32", "float16", "bfloat16")
 EXP_ULPS = LOG_ULPS = 4       # the interpreter (numpy); a GPU takes GPU_MODEL
@@ -189,7 +190,7 @@ def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     r = B_S/(S − B_S); D = reduction depth (derivation in the module docstring)."""
     gpu = current_backend() == "gpu"
     u, tiny = U32, FP32_FLUSH
-    model = KERNEL.gpu_model
+    model = KERNEL.bounding.gpu_model
     e_exp = model["exp"].rel if gpu else ulp_error(EXP_ULPS, "float32")
     e_div = model["div"].rel if gpu else u  # IEEE division in the interpreter
     e_log = model["log"].rel if gpu else ulp_error(LOG_ULPS, "float32")
@@ -322,14 +323,8 @@ KERNEL = KernelSpec(
     summary="row-wise softmax and log-sum-exp, statistics in one streaming pass",
     combine=online_softmax,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
 )

@@ -34,7 +34,8 @@ import triton
 import triton.language as tl
 
 from impls import buffers
-from impls.spec import Bound, Case, KernelSpec, Oracle, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
@@ -367,16 +368,17 @@ KERNEL = KernelSpec(
     summary="per-row top-k values and indices (k ≤ 128), ties to the lowest index",
     combine=None,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    exact_outputs=("values", "indices"),
-    contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
-                      "signed-zero", "denormal", "multi-block", "non-multiple",
-                      "concentrated"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(
+        oracle=oracle,
+        precision=precision,
+        exact_outputs=("values", "indices"),
+    ),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
+                          "signed-zero", "denormal", "multi-block", "non-multiple",
+                          "concentrated"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm),
 )

@@ -56,7 +56,8 @@ from laws.associativity.combines import welford
 from . import accuracy, buffers
 from .numerics import U32, round_up, stored_output_error, ulp_error
 from .launch import config
-from .spec import Bound, Case, KernelSpec, Oracle, backend as current_backend, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend as current_backend, device as current_device)
 
 DTYPES = ("float32", "float16", "bfloat16")
 DIV_ULPS = 4        # the interpreter's bound; a GPU takes GPU_MODEL
@@ -405,14 +406,11 @@ KERNEL = KernelSpec(
     summary="row-wise variance (correction 1) and mean in one pass, Welford/Chan merges",
     combine=welford,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES + ("population-variance",),
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=CONTRACT_CLASSES + ("population-variance",),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
 )

@@ -2,7 +2,7 @@
 hypothesis strategies, composable, each case recording the classes it covers.
 
 A case set is called as ``cases(seed, backend) -> list[impls.spec.Case]`` (the
-``KernelSpec.cases`` signature) and offers ``.strategy()`` for hypothesis. Values are
+``Coverage.cases`` signature) and offers ``.strategy()`` for hypothesis. Values are
 made exact in float16, bfloat16 and float32 (``representable``) unless a class needs
 float32's precision (cancellation), in which case the case is limited to float32
 (``Case.dtypes``). Masks are −∞; a fully masked row has every entry −∞.

@@ -153,7 +153,7 @@ def test_a_liger_shaped_result_certifies_through_a_map():
 # --------------------------------------------------------------------------- complete=
 def test_custom_complete_makes_the_target_and_a_planted_bug_fails():
     mod = _module("smoothed_cross_entropy")
-    cases = mod.KERNEL.cases(0, BACKEND)
+    cases = mod.KERNEL.coverage.cases(0, BACKEND)
     assert all(c.inputs["target"].dtype == torch.int64 for c in cases)
     assert all(int(c.inputs["target"].max()) < c.inputs["x"].shape[-1] for c in cases)
     cert = certify(mod.KERNEL, BACKEND, check_laws=False)
@@ -242,7 +242,7 @@ def test_the_binding_folder_and_the_current_folder_import_while_loading_and_runn
     monkeypatch.chdir(here)
     spec = load_binding(str(there / "b.py"))
     assert str(there) not in __import__("sys").path        # not left behind
-    out = spec.run(spec.cases(0, BACKEND)[0], "float32")
+    out = spec.execution.run(spec.coverage.cases(0, BACKEND)[0], "float32")
     assert out["softmax"].shape == (3, 1)
 
 
@@ -331,10 +331,11 @@ def test_mask_classes_are_drawn_only_for_references_that_define_masked_rows():
     from verify.cases import rows
     softmax = bind(lambda x: x, reference="softmax", outputs=("softmax",))
     rms = bind(lambda x, w, eps: (x, x[:, 0]), reference="rms_norm")
-    with_masks, without = _covered(softmax.cases(0, BACKEND)), _covered(rms.cases(0, BACKEND))
+    with_masks = _covered(softmax.coverage.cases(0, BACKEND))
+    without = _covered(rms.coverage.cases(0, BACKEND))
     assert {"-inf-mask", "fully-masked-row"} <= with_masks
     assert not {"-inf-mask", "fully-masked-row"} & without
     assert README_CLASSES - {"-inf-mask", "fully-masked-row"} <= without
     chosen = bind(lambda x, w, eps: (x, x[:, 0]), reference="rms_norm",
                   inputs=rows(n=[7], classes=("random", "-inf-mask")))
-    assert "-inf-mask" in _covered(chosen.cases(0, BACKEND))     # chosen: kept
+    assert "-inf-mask" in _covered(chosen.coverage.cases(0, BACKEND))     # chosen: kept

@@ -141,7 +141,7 @@ def test_project_kernels_are_bound_through_the_public_api(name):
     assert as_spec(declared) is spec                # bound once per declaration
     binding = binding_of(spec)
     assert isinstance(binding, Binding) and spec.name == name
-    assert spec.laws and planted_bugs(spec) and spec.bench is not None
+    assert spec.laws and planted_bugs(spec) and spec.execution.bench is not None
     for dtype in spec.dtypes:
         expected = "derived" if BACKEND != "gpu" and dtype != "bfloat16" else "hand-derived"
         assert binding.kind(dtype).startswith(expected), (name, dtype)

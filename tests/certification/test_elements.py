@@ -5,7 +5,8 @@ import math
 
 import torch
 
-from impls.spec import Case, KernelSpec, backend as running_backend
+from impls.spec import (Bounding, Case, Comparison, Coverage, Execution, KernelSpec,
+                        backend as running_backend)
 from verify.certification.certify import certify
 from verify.certification.comparison import compare_float
 from verify.certification.elements import SIZE, picks, sample
@@ -100,10 +101,14 @@ def _spec(run):
 
     return KernelSpec(
         name="rowsum", laws=(), summary="row sums", combine=None, dtypes=("float32",),
-        run=run, oracle=lambda c: {"s": c.inputs["x"].sum(dim=1)},
-        bound=lambda c, d, o: {"s": 1e-6 * c.inputs["x"].abs().sum(dim=1) + 1e-30},
-        cases=cases, algorithm=lambda b: {}, precision=lambda d: {
-            "in": d, "accumulate": "float32", "out": "float32"})
+        execution=Execution(run=run),
+        comparison=Comparison(oracle=lambda c: {"s": c.inputs["x"].sum(dim=1)},
+                              precision=lambda d: {"in": d, "accumulate": "float32",
+                                                   "out": "float32"}),
+        coverage=Coverage(cases=cases),
+        bounding=Bounding(
+            bound=lambda c, d, o: {"s": 1e-6 * c.inputs["x"].abs().sum(dim=1) + 1e-30},
+            algorithm=lambda b: {}))
 
 
 def test_certified_cases_carry_their_classes_and_a_sample_per_output():

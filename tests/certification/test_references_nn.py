@@ -171,8 +171,8 @@ def test_targets_reach_the_kernel_as_int64_with_ignored_rows():
         return K.cross_entropy()(x, target)
 
     spec = bind(loss, "cross_entropy", inputs=MASKED, dtypes=("float16",))
-    for case in spec.cases(0, BACKEND):
-        spec.run(case, "float16")
+    for case in spec.coverage.cases(0, BACKEND):
+        spec.execution.run(case, "float16")
         dtype, target = seen[-1]
         assert dtype == torch.int64 and torch.equal(target.cpu(), case.inputs["target"])
     assert any(bool((t == -100).any()) for _, t in seen)

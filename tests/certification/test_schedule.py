@@ -149,7 +149,8 @@ def test_a_dropped_rescale_passes_the_short_rows_alone():
     """The issue's complaint: with rows of 1, 7 and 17 every row fits one block of 32,
     no merge rescales, and the broken kernel passes."""
     spec = _bound(online_softmax_without_rescale)
-    alone = dataclasses.replace(spec, cases=SHORT_ROWS)
+    alone = dataclasses.replace(spec, coverage=dataclasses.replace(spec.coverage,
+                                                                   cases=SHORT_ROWS))
     cert = _certify(alone)
     assert cert["pass"] is True, cert["notes"]
     assert "schedule" not in cert
@@ -169,7 +170,7 @@ def test_a_whole_row_block_is_one_block_per_row_and_adds_no_case():
 
 def test_a_wrapper_without_triton_launches_is_not_observed():
     spec = _bound(lambda x: torch.softmax(x, -1))
-    assert not any(c.schedule_block is not None for c in spec.cases(0, BACKEND))
+    assert not any(c.schedule_block is not None for c in spec.coverage.cases(0, BACKEND))
     seen = binding_of(spec).records.schedule[BACKEND]
     assert seen.verdict == "not observed: no Triton launch seen"
 
@@ -187,7 +188,7 @@ def test_a_probe_the_wrapper_refuses_is_listed_and_the_others_still_count():
 
 def test_a_reference_of_another_layout_is_not_probed():
     spec = bind(lambda q, k, v: q, reference="attention", inputs=lambda seed, backend: [])
-    assert spec.cases(0, BACKEND) == []
+    assert spec.coverage.cases(0, BACKEND) == []
     seen = binding_of(spec).records.schedule[BACKEND]
     assert seen.verdict == "not observed: reference 'attention' takes attention inputs"
     assert seen.probes == []
@@ -198,7 +199,7 @@ def test_a_loss_gets_its_schedule_cases_completed_with_targets():
         y = online_softmax(x)
         return {"lse": torch.zeros(x.shape[0]), "loss": y[:, 0]}
     spec = bind(lse_of, reference="cross_entropy", inputs=SHORT_ROWS)
-    made = [c for c in spec.cases(0, BACKEND) if c.schedule_block is not None]
+    made = [c for c in spec.coverage.cases(0, BACKEND) if c.schedule_block is not None]
     assert len(made) == len(schedule.ROW_CLASSES) - 1      # no masks option
     for case in made:
         x, target = case.inputs["x"], case.inputs["target"]
@@ -255,7 +256,7 @@ def test_the_tiled_matmul_of_the_examples_is_seen_blocked_in_k():
     seen = schedule.observed(binding_of(spec), BACKEND)
     assert seen.verdict == "blocked" and list(seen.blocks) == [16]
     assert "matmul_kernel.BLOCK_K" in seen.blocks[16]["constexprs"]
-    made = [c for c in spec.cases(0, BACKEND) if c.schedule_block is not None]
+    made = [c for c in spec.coverage.cases(0, BACKEND) if c.schedule_block is not None]
     assert {c.classes[0] for c in made} == set(schedule.MATRIX_CLASSES)
 
 

@@ -44,8 +44,9 @@ def test_planted_bugs_fail():
 
 def _check(x64, correction=1, dtype="float32"):
     case = Case("adhoc", {"x": x64}, {"correction": correction}, n=x64.shape[-1])
-    out = SPEC.run(case, dtype)
-    oracle, bound = SPEC.oracle(case).values, SPEC.bound(case, dtype, out).values
+    out = SPEC.execution.run(case, dtype)
+    oracle = SPEC.comparison.oracle(case).values
+    bound = SPEC.bounding.bound(case, dtype, out).values
     for key in ("var", "mean"):
         r = compare_float(out[key], oracle[key], bound[key])
         assert r["ok"], (key, r)

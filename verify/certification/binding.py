@@ -6,7 +6,7 @@
     KERNEL = bind(my_softmax, reference="softmax", inputs=rows(n=[1, 7, 257]),
                   dtypes=("float32", "float16"), masked_rows="zeros")
 
-What the spec gets:
+What the spec gets (in its parts, impls.spec):
 - ``run``: the wrapper called with the reference's inputs (converted to the dtype, on
   the kernel device) positionally, plus those reference options the wrapper's
   signature names (``eps=...``), with the wrapper's folder and the current one
@@ -57,8 +57,9 @@ import torch
 
 from impls.accuracy import TRITON_GPU as GPU_MODEL
 from impls.numerics import unit_roundoff
-from impls.spec import (Bound, BoundKernel, Case, Extra, KernelSpec, Oracle,
-                        backend as current_backend, device as current_device)
+from impls.spec import (Bound, Bounding, BoundKernel, Case, Comparison, Coverage, Execution,
+                        Extra, KernelSpec, Oracle, backend as current_backend,
+                        device as current_device)
 from verify.certification import power as test_power
 from verify.certification import bounds, overflow, schedule, stored_formats
 from verify.certification.radius_rounding import round_up
@@ -411,7 +412,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     to fail; ``laws``, ``combine``, ``bench`` and ``contract_classes`` (the case classes
     the certificate must see covered) go to the spec as they are; ``describe``
     (backend -> dict) adds the kernel's own algorithm facts (blocks, passes) to the
-    certificate's ``algorithm``. ``hand_bound`` (a ``KernelSpec.bound``) certifies the
+    certificate's ``algorithm``. ``hand_bound`` (a ``Bounding.bound``) certifies the
     dtypes not in ``derived_dtypes`` (default: none, with a hand bound) — for a kernel
     whose own bound is tighter there; ``Binding.kind`` says which was used."""
     ref = lookup(reference) if isinstance(reference, str) else reference
@@ -447,18 +448,20 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     title = naming.explicit(name) if name is not None else naming.from_wrapper(fn)
     return KernelSpec(
         name=title, laws=tuple(laws), summary=summary or f"{title} computes {ref.name}",
-        combine=combine, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
-        cases=b.cases, algorithm=b.algorithm, precision=b.precision,
-        exact_outputs=tuple(o for o in ref.exact_outputs if o in chosen.names),
-        planted={k: b.variant(v) for k, v in (planted or {}).items()},
-        reference=b.naive, lower=b.lower, bench=bench, sources=(source,) if source else (),
-        contract_classes=tuple(contract_classes), gpu_model=dict(GPU_MODEL))
+        combine=combine, dtypes=tuple(dtypes),
+        execution=Execution(run=b.run, reference=b.naive, lower=b.lower, bench=bench,
+                            planted={k: b.variant(v) for k, v in (planted or {}).items()}),
+        comparison=Comparison(oracle=b.oracle, precision=b.precision, exact_outputs=tuple(
+            o for o in ref.exact_outputs if o in chosen.names)),
+        coverage=Coverage(cases=b.cases, contract_classes=tuple(contract_classes)),
+        bounding=Bounding(bound=b.bound, algorithm=b.algorithm, gpu_model=dict(GPU_MODEL)),
+        sources=(source,) if source else ())
 
 
 def binding_of(spec: KernelSpec) -> Binding:
     """The binding behind ``spec`` (its bound is a method of it); ``TypeError`` for a
     spec that was not made by ``bind``."""
-    owner = getattr(spec.bound, "__self__", None)
+    owner = getattr(spec.bounding.bound, "__self__", None)
     if not isinstance(owner, Binding):
         raise TypeError(f"{spec.name} was not made by bind()")
     return owner

@@ -3,7 +3,7 @@ oracle, divide the error by a rigorous bound componentwise, and write the verdic
 certificate file.
 
 A case passes when ρ = max(error / bound) ≤ 1 over every float output (0/0 counts as
-0; an error over a zero bound is ρ = ∞), every output in ``spec.exact_outputs`` equals
+0; an error over a zero bound is ρ = ∞), every output in ``spec.comparison.exact_outputs`` equals
 the oracle exactly, and no output is NaN where the oracle is not. A certificate passes
 when every case of every certified dtype passes, every law it names that is in the
 catalog is ok, and each monoid combine among its laws passes under the merge trees a
@@ -12,7 +12,7 @@ empty-state merges), which the interpreter's left-to-right fold never performs.
 bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 wrongly, so
 the interpreter's certificate skips it and says so.
 
-Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
+Every ``spec.execution.run`` call runs with guarded allocations (guards.py): a write outside a
 tensor fails the case with a one-line reason, a read outside one reads poison. A case
 that raises is a crash, not a numeric failure: its record carries ``crash`` (the
 exception's type and first line) and ``crash_at`` (file:line, in the kernel's own files
@@ -31,16 +31,16 @@ certificate's ``oracle``, ``Bound.formula`` its ``bound.formula``, and a failing
 carries ``Bound.overflow`` (why an output is non-finite) as its ``note``.
 
 Test power (power.py) is computed for every case here, once: ρ of trivial stand-ins
-against the bound, and of ``spec.lower(case, dtype)`` (the reference computed one format
-lower) where the spec has one.
+against the bound, and of ``spec.execution.lower(case, dtype)`` (the reference computed
+one format lower) where the spec has one.
 
-Spec conventions the certifier reads besides ``impls.spec``: ``spec.precision(dtype)``
-is asked again after the dtype's cases ran (a binding reports the stored formats it
-observed), and its ``notes`` join the certificate's; ``Case.classes`` lists the
-adversarial classes a case covers (each case record repeats them); ``Case.n`` is the
-reduction length used for the expected error level; ``Case.dtypes``, when set, limits a
-case to those dtypes (a cancellation case whose numbers only fp32 can hold), and the
-certificate lists the skips.
+Spec conventions the certifier reads besides ``impls.spec``:
+``spec.comparison.precision(dtype)`` is asked again after the dtype's cases ran (a
+binding reports the stored formats it observed), and its ``notes`` join the
+certificate's; ``Case.classes`` lists the adversarial classes a case covers (each case
+record repeats them); ``Case.n`` is the reduction length used for the expected error
+level; ``Case.dtypes``, when set, limits a case to those dtypes (a cancellation case
+whose numbers only fp32 can hold), and the certificate lists the skips.
 
 A binding's cases include those of the block schedule its wrapper was seen to launch
 (schedule.py); the certificate's ``schedule`` lists what was seen and the classes covered.
@@ -170,20 +170,20 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     if unknown:
         raise BadInput(f"{spec.name} does not support dtype(s) {', '.join(unknown)}")
 
-    cases = list(spec.cases(seed, backend))
+    cases = list(spec.coverage.cases(seed, backend))
     oracles: dict[int, Oracle] = {}
     oracle_meta: dict[str, Any] = {}
     per_dtype: dict[str, dict] = {}
     dtype_info: dict[str, dict] = {}
     formula = None
     for dtype in chosen:
-        info = dict(spec.precision(dtype))
+        info = dict(spec.comparison.precision(dtype))
         if dtype == "bfloat16" and backend == INTERPRETER:
             dtype_info[dtype] = {**info, "status": "skipped", "reason": BF16_NOTE}
             notes.append(BF16_NOTE)
             continue
         result = _certify_dtype(spec, dtype, cases, oracles, oracle_meta, info)
-        info = dict(spec.precision(dtype))   # what running the cases observed
+        info = dict(spec.comparison.precision(dtype))   # what running the cases observed
         dtype_info[dtype] = {**info, "status": "certified"}
         notes.extend(f"{dtype}: {note}" for note in info.get("notes", ()))
         per_dtype[dtype] = result
@@ -252,6 +252,7 @@ def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[s
 def _certify_dtype(spec, dtype: str, cases: list, oracles: dict[int, Oracle],
                    oracle_meta: dict, info: Mapping[str, Any]) -> dict:
     records, formula, power_checks = [], None, []
+    run, exact = spec.execution, spec.comparison.exact_outputs
     worst_kernel: dict[str, float] = {}
     worst_naive: dict[str, float] = {}
     n_max = 1
@@ -264,7 +265,7 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict[int, Oracle],
                                   "outputs": {}}
         try:
             if index not in oracles:
-                oracles[index] = as_oracle(spec.oracle(case))
+                oracles[index] = as_oracle(spec.comparison.oracle(case))
                 if oracles[index].record() is not None:
                     _merge_meta(oracle_meta, {"oracle": oracles[index].record()})
             oracle = oracles[index]
@@ -273,8 +274,9 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict[int, Oracle],
                 record.update(rho=math.inf, problem="; ".join(memory), **{"pass": False})
                 records.append(record)
                 continue
-            bound = _with_oracle_error(as_bound(spec.bound(case, dtype, outputs)), oracle)
-            lower = spec.lower(case, dtype) if spec.lower is not None else None
+            bound = _with_oracle_error(as_bound(spec.bounding.bound(case, dtype, outputs)),
+                                       oracle)
+            lower = run.lower(case, dtype) if run.lower is not None else None
         except Refusal as exc:  # refused on purpose (a combine refuted): not a crash
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
             records.append(record)
@@ -293,8 +295,8 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict[int, Oracle],
                                              worst_kernel)
         ok = all(c["ok"] for c in record["outputs"].values())
         power_checks.append(power.check(case, outputs, oracle.values, bound.values,
-                                        naive_lower=lower, exact=spec.exact_outputs))
-        if spec.reference is not None:
+                                        naive_lower=lower, exact=exact))
+        if run.reference is not None:
             _naive_errors(spec, case, dtype, oracle.values, worst_naive, record)
         record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
                             default=0.0)
@@ -341,7 +343,7 @@ def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any]
     for key, reference in oracle.items():
         if key not in outputs:
             compared[key] = {"ok": False, "problem": "output missing"}
-        elif key in spec.exact_outputs:
+        elif key in spec.comparison.exact_outputs:
             compared[key] = compare_exact(outputs[key], reference)
         elif key not in bound:
             compared[key] = {"ok": False, "rho": math.inf,
@@ -377,12 +379,12 @@ def _dtype_figures(records: list[dict], n_max: int, u: float | None) -> dict:
 
 
 def _guarded_run(spec, case, dtype: str) -> tuple[dict, list[str]]:
-    """``spec.run`` with every buffer its wrapper allocates guarded
+    """``spec.execution.run`` with every buffer its wrapper allocates guarded
     (verify/certification/guards.py): (outputs, one line per memory violation)."""
     from impls import buffers
     allocator = GuardedAllocator()
     with buffers.using(allocator), watching(allocator):
-        outputs = spec.run(case, dtype)
+        outputs = spec.execution.run(case, dtype)
     return outputs, allocator.violations()
 
 
@@ -425,12 +427,12 @@ def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dic
     """The naive formulation's worst error per output into ``worst``; its ±∞ where the
     exact value lies beyond its output format's range (same sign) counts as exact."""
     try:
-        naive = spec.reference(case, dtype)
+        naive = spec.execution.reference(case, dtype)
     except Exception as exc:
         record["naive_problem"] = f"{type(exc).__name__}: {exc}"
         return
     for key, reference in oracle.items():
-        if key in spec.exact_outputs or key not in naive:
+        if key in spec.comparison.exact_outputs or key not in naive:
             continue
         o, r = _as_cpu64(naive[key]), _as_cpu64(reference)
         if o.shape != r.shape:

@@ -48,8 +48,8 @@ def build(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
         "backend": backend,
         "device": device_description(backend),
         "dtypes": dtype_info,
-        "algorithm": spec.algorithm(backend),
-        "bound": {"formula": formula or _doc(spec.bound),
+        "algorithm": spec.bounding.algorithm(backend),
+        "bound": {"formula": formula or _doc(spec.bounding.bound),
                   "kind": _bound_kind(spec, list(per_dtype)),
                   "max": max(bounds) if bounds else None},
         "max_error": max(errors) if errors else None,
@@ -81,7 +81,7 @@ def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     binding, or written by hand in the kernel's module; per dtype when a binding uses
     its kernel's hand bound for some dtypes only. A bound function that extends a
     binding's bound names it in its ``binding`` attribute."""
-    binding = getattr(spec.bound, "__self__", None)
+    binding = getattr(spec.bounding.bound, "__self__", None)
     if isinstance(binding, Binding):
         kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
         first = next(iter(kinds.values()))
