@@ -30,3 +30,23 @@ def pytest_configure(config):
     config.addinivalue_line(
         "filterwarnings",
         "error:(?s).*TimeLimit:pytest.PytestUnraisableExceptionWarning")
+
+
+def pytest_collection_modifyitems(config, items):
+    # Tests that use a module- or session-scoped fixture of this suite (a kernel's
+    # certificate, the catalog's verdicts, the report site) run on one worker of a
+    # distributed run, one group per file or folder defining such fixtures, so each is
+    # computed once (--dist loadgroup, pyproject's addopts); the rest are spread by load.
+    # pytest's own fixtures (tmp_path_factory) and autouse bookkeeping do not group.
+    import pytest
+
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        owners = sorted({defs[-1].baseid for defs in info.name2fixturedefs.values()
+                         if defs and defs[-1].baseid
+                         and defs[-1].scope in ("module", "package", "session")
+                         and not getattr(defs[-1], "_autouse", False)})
+        if owners:
+            item.add_marker(pytest.mark.xdist_group(owners[0]))

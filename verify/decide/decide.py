@@ -174,7 +174,7 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             if found.reason:
                 reasons.append(f"{_inst(inst)}{found.reason}")
             tested += found.cases
-            undecided = undecided or found.status == UNKNOWN
+            undecided = undecided or found.status == UNKNOWN or _triton_conflict(proof)
     method = _z3_method(encodings)
     if fallback:
         verdict = TESTED if tested and not undecided else UNKNOWN
@@ -196,6 +196,14 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             "assumptions": assumptions, "reason": "; ".join(reasons) or None}
 
 
+def _triton_conflict(proof: Proof | None) -> bool:
+    """Whether Triton's interpreter contradicted the readings' proof: the searcher runs
+    the same readings, so its agreement tests nothing about the code Triton runs."""
+    seen = getattr(proof, "witness", None)
+    conflict = seen.get("conflict") if isinstance(seen, dict) else None
+    return bool(conflict) and conflict.get("runner") == "Triton's interpreter"
+
+
 def _prove(law: Law, inst, policy: Policy) -> tuple[Proof | None, str]:
     """z3 on one instance within the policy's wall-clock limit, then the exact
     rational-function identity when z3 did not decide: (proof or None, why not)."""
@@ -215,7 +223,7 @@ def _prove(law: Law, inst, policy: Policy) -> tuple[Proof | None, str]:
         return proof, why
     exact = _rational(law, inst, policy)
     if exact is not None:
-        return exact, ""
+        return exact, exact.reason if exact.status == UNKNOWN else ""
     return proof, why
 
 

@@ -199,7 +199,8 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
 
 
 def conflict_reason(law: Law, c: dict) -> str:
-    return (f"z3 proved {law.id}, but the function run by plain Python gives lhs = "
+    return (f"z3 proved {law.id}, but the function run by {c.get('runner', 'plain Python')} "
+            f"gives lhs = "
             f"{c['lhs']}, rhs = {c['rhs']} at {c['bindings']} while the high-precision "
             "replay of the same code finds the sides equal there: the runners disagree "
             "about the function (or Python's rounding hides the value), so no proof is "
