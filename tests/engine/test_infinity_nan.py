@@ -110,3 +110,17 @@ def test_the_nan_regions_of_infinite_products_cancel_symmetrically():
         return x * math.inf - y * math.inf
     proof = prove(_law(lambda x, y: -f(x, y), lambda x, y: f(y, x)))
     assert proof.status == "proved", proof.reason
+
+
+@pytest.mark.parametrize("name", ["mpmath", "exact", "torch", "numpy"])
+def test_isinf_and_isfinite_read_as_python_in_every_interpretation(name):
+    from verify.engine.arraywords import make_numpy, make_torch
+    from verify.engine.mpwords import make_exact, make_mpmath
+    interp = {"mpmath": make_mpmath, "exact": make_exact, "torch": make_torch,
+              "numpy": make_numpy}[name]()
+
+    def f(x):
+        return (math.isinf(x), math.isfinite(x))
+    g = interp.rebind(f)
+    for x in (math.inf, -math.inf, math.nan, 1.5, 0.0):
+        assert tuple(bool(v) for v in g(x)) == f(x), (name, x)
