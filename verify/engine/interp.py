@@ -318,11 +318,26 @@ def _is_library(fn: types.FunctionType) -> bool:
     return is_library_file(fn.__code__.co_filename)
 
 
+_NO_DEFAULT = object()
+
+
 def variadic(binary: Callable[[Any, Any], Any], builtin: Callable) -> Callable:
     """A stand-in for builtin max/min: one iterable or several arguments, folded with
-    ``binary``; plain integers (index arithmetic) keep the builtin."""
-    def f(*args):
+    ``binary``; plain integers (index arithmetic) keep the builtin. With ``key=`` the
+    item kept is Python's: the first whose key no later key beats (compared with ``>``
+    for max, ``<`` for min, as the builtin compares); ``default=`` for an empty
+    iterable."""
+    def f(*args, key=None, default=_NO_DEFAULT):
         items = list(args[0]) if len(args) == 1 else list(args)
+        if not items and default is not _NO_DEFAULT:
+            return default
+        if key is not None:
+            best, best_key = items[0], key(items[0])
+            for x in items[1:]:
+                k = key(x)
+                if (k > best_key) if builtin is max else (k < best_key):
+                    best, best_key = x, k
+            return best
         if all(isinstance(x, int) and not isinstance(x, bool) for x in items):
             return builtin(items)
         return _fold(binary, items)
