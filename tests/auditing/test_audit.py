@@ -15,6 +15,7 @@ in its format and must differ bit for bit.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -194,8 +195,9 @@ def plain_caller(fn, report):
 
 def replay_plain(name, report, fn, args) -> bool:
     """The sides differ when the original function runs as Python runs it: on Python
-    floats, by more than 2⁻²⁰ of the sides' size (functions that keep state, test
-    types or identities are only faithful there)."""
+    floats, by more than 2⁻²⁰ of the sides' size, or a NaN or an infinity against
+    another value (functions that keep state, test types or identities are only faithful
+    there)."""
     F = plain_caller(fn, report)
 
     def conv(v):
@@ -208,6 +210,8 @@ def replay_plain(name, report, fn, args) -> bool:
         for a, b in zip(flat(lhs), flat(rhs), strict=True):
             a, b = float(a), float(b)
             if (a != a) != (b != b):
+                return True
+            if a != b and (math.isinf(a) or math.isinf(b)):  # ∞ against another value
                 return True
             if a == a and abs(a - b) > 2.0 ** -20 * max(1.0, abs(a), abs(b)):
                 return True

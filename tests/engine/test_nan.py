@@ -126,9 +126,17 @@ def test_floor_of_a_value_that_may_be_nan_is_refused():
         _run(lambda x: math.floor(np.sqrt(x)), a)
 
 
-def test_isnan_of_a_value_that_may_be_infinite_is_refused():
-    with pytest.raises(Unsupported, match="infinite"):
-        _run(lambda x: 1.0 if math.isnan(x - math.inf) else 0.0, a)
+def test_isnan_of_a_stand_in_for_infinity_is_its_nan_region():
+    # x − ∞ is −∞, never NaN; x·∞ is NaN at x = 0 only (0·∞)
+    ctx, term = _run(lambda x: 1.0 if math.isnan(x - math.inf) else 0.0, a)
+    assert term == 0.0
+    ctx, term = _run(lambda x: 1.0 if math.isnan(x * math.inf) else 0.0, a)
+    assert ctx.max_paths == 2 and _valid(term == z3.If(a == 0, 1, 0))
+
+
+def test_isnan_of_a_log_that_may_be_minus_infinity_is_refused():
+    with pytest.raises(Unsupported, match="log of 0"):
+        _run(lambda x: 1.0 if math.isnan(np.log(x) - np.log(x)) else 0.0, a)
 
 
 def test_a_log_test_decided_by_its_form_keeps_its_use():

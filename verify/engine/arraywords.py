@@ -44,6 +44,7 @@ def make_torch() -> Interpretation:
     mathns = Namespace("math", fabs=vabs, inf=math.inf, nan=math.nan, pi=math.pi, e=math.e,
                        trunc=_unary(torch.trunc),
                        isinf=_unary(torch.isinf), isnan=_unary(torch.isnan),
+                       isfinite=_unary(torch.isfinite),
                        floor=_unary(torch.floor), ceil=_unary(torch.ceil),
                        copysign=lambda a, b: torch.copysign(*_tensors(a, b)),
                        hypot=lambda a, b: torch.hypot(*_tensors(a, b)),
@@ -54,6 +55,7 @@ def make_torch() -> Interpretation:
                    trunc=_unary(torch.trunc), floor=_unary(torch.floor),
                    ceil=_unary(torch.ceil), square=_unary(torch.square),
                    inf=math.inf, nan=math.nan, isnan=_unary(torch.isnan),
+                   isinf=_unary(torch.isinf), isfinite=_unary(torch.isfinite),
                    fmax=lambda a, b: torch.fmax(*_tensors(a, b)),
                    fmin=lambda a, b: torch.fmin(*_tensors(a, b)), pi=math.pi, **unary)
     def py_max(a, b):  # Python's max: the first unless the second is greater
@@ -96,7 +98,8 @@ def make_numpy() -> Interpretation:
                    fma=lambda a, b, c: a * b + c,
                    sigmoid=lambda x: 1 / (1 + numpy.exp(-x)), **unary)
     mathns = Namespace("math", fabs=numpy.abs, inf=math.inf, nan=math.nan, pi=math.pi,
-                       e=math.e, isinf=numpy.isinf, isnan=numpy.isnan, **unary)
+                       e=math.e, isinf=numpy.isinf, isnan=numpy.isnan,
+                       isfinite=numpy.isfinite, **unary)
     def py_max(a, b):  # Python's max: the first unless the second is greater
         return numpy.where(b > a, b, a)
 

@@ -285,6 +285,15 @@ class Inexact(Unsupported):
     """An operation whose value is not a rational (exp, log, sqrt, ±∞)."""
 
 
+def _exact_isinf(x) -> bool:
+    """A rational is finite however large; only a float (±∞, NaN) can be infinite."""
+    return isinstance(x, float) and math.isinf(x)
+
+
+def _exact_isfinite(x) -> bool:
+    return not (isinstance(x, float) and not math.isfinite(x))
+
+
 def make_exact() -> Interpretation:
     """Values are ``fractions.Fraction`` (and ints): exact rational arithmetic, used to
     replay a function where its sides are rational. exp/log/sqrt raise ``Inexact``; an
@@ -311,16 +320,17 @@ def make_exact() -> Interpretation:
                   expm1=refuse("expm1"), inf=math.inf)
     tl = Namespace("tl", cdiv=lambda a, b: -(-a // b), float32=None, float64=None,
                    int32=None, int64=None, **common)
+    tests = dict(isinf=_exact_isinf, isfinite=_exact_isfinite)
     mathns = Namespace("math", fabs=abs, pi=Fraction(math.pi), e=Fraction(math.e),
                        tau=Fraction(math.tau), floor=math.floor,
                        ceil=math.ceil, nan=math.nan,
                        fmod=lambda x, y: _python_fmod(x, y, back=Fraction),
                        remainder=lambda x, y: _python_remainder(x, y, back=Fraction),
                        ldexp=lambda x, i: _python_ldexp(x, i, back=Fraction),
-                       prod=_python_prod, isclose=_python_isclose, **common)
+                       prod=_python_prod, isclose=_python_isclose, **tests, **common)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
                    (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e),
-                   nan=math.nan, power=_exact_power, **common)
+                   nan=math.nan, power=_exact_power, **tests, **common)
     return Interpretation("exact", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},

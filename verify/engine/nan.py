@@ -23,9 +23,16 @@ oracle and the plain-Python runner do: NaN against a number differs, two NaN agr
 Where nothing can be NaN (no literal, no such root, log or division), ``condition`` is
 false and ``test`` returns its argument: such functions are encoded exactly as before.
 
-Not covered (refused, ``Unsupported``): NaN from ±∞ arithmetic (∞ − ∞, 0·∞: see
-``verify.engine.infinity``), floor, trunc and floor division of a value that may be NaN,
-``isnan`` of a value that may be infinite, and a bounded law whose sides may be NaN.
+- arithmetic on the stand-ins for ±∞ where IEEE gives NaN (∞ − ∞, 0·∞, ∞/∞, a root
+  or log of −∞): the NaN region ``verify.engine.infinity`` finds for the term.
+
+``isnan``, ``infinite`` (``math.isinf``) and ``finite`` (``math.isfinite``) are these
+regions as truth values to branch on. Two sides that are the same infinity agree.
+
+Not covered (refused, ``Unsupported``): floor, trunc and floor division of a value that
+may be NaN, ``isnan``/``isinf``/``isfinite`` of a value that may be the −∞ of a log of
+0 or the ±∞ of x/0 inside ``@triton.jit`` (neither is modelled), and a bounded law
+whose sides may be NaN.
 """
 from __future__ import annotations
 
@@ -33,6 +40,7 @@ from typing import Any
 
 import z3
 
+from verify.engine import infinity
 from verify.engine.interp import Unsupported
 
 _FALSE = z3.BoolVal(False)
@@ -59,9 +67,17 @@ class NanModel:
         self.symbol: z3.ArithRef | None = None      # the NaN literal
         self.sources: dict[int, tuple[Any, z3.BoolRef]] = {}  # term id -> (term, own cond)
         self._memo: dict[int, tuple[Any, z3.BoolRef]] = {}     # holds the term: ids stay
+        self.from_infinity = False  # some term is NaN by arithmetic on ±∞ somewhere
+        # If terms built here whose NaN condition is known without their branch test
+        # (which may read differently at ±∞): id -> (term, condition)
+        self.known: dict[int, tuple[Any, z3.BoolRef]] = {}
 
     def active(self) -> bool:
-        return self.symbol is not None or bool(self.sources)
+        return self.symbol is not None or bool(self.sources) or bool(self.ctx._inf)
+
+    def used(self) -> bool:
+        """Whether any value may be NaN (a literal, a NaN-making operation)."""
+        return self.symbol is not None or bool(self.sources) or self.from_infinity
 
     # ------------------------------------------------------------------ sources
     def literal(self) -> z3.ArithRef:
@@ -104,23 +120,38 @@ class NanModel:
             return z3.BoolVal(True)
         ctx, tid = self.ctx, t.get_id()
         own = self.sources.get(tid, (None, None))[1]
+        base = ctx.exp_base.get(tid)
+        if base is not None:
+            return self._condition(base)
+        ite = z3.is_app(t) and t.decl().kind() == z3.Z3_OP_ITE
+        if not ite:  # ∞ − ∞, 0·∞, ∞/∞, √−∞ below this node
+            made = infinity.nan_region(ctx, t)
+            if not z3.is_false(made):
+                self.from_infinity = True
+                own = any_of(own, made)
         part = ctx.partial.get(tid)
         if part is not None:
             inner = self._condition(part.arg) if z3.is_expr(part.arg) else _FALSE
             return any_of(inner, own)
-        base = ctx.exp_base.get(tid)
-        if base is not None:
-            return self._condition(base)
         if not z3.is_app(t):
-            return _FALSE
+            return own if own is not None else _FALSE
         kids = t.children()
-        if t.decl().kind() == z3.Z3_OP_ITE:
+        if ite:
             c, a, b = kids
+            known = self.known.get(tid)
+            if known is not None:
+                return known[1]
+            fixed = infinity.fixed_outcome(ctx, c)
+            if fixed is not None:  # the other branch is never taken (L ≥ x)
+                return self._condition(a if fixed else b)
             na, nb = self._condition(a), self._condition(b)
             if z3.is_false(na) and z3.is_false(nb):
                 return _FALSE
             if na.eq(nb):
                 return na
+            guard = infinity.guarded_extremum(ctx, c, a, b)
+            if guard is not None:  # not c, whose reading may differ at ±∞
+                return z3.And(guard, nb)
             return any_of(z3.And(c, na) if not z3.is_false(na) else None,
                           z3.And(z3.Not(c), nb) if not z3.is_false(nb) else None)
         return any_of(own, *[self._condition(k) for k in kids if z3.is_arith(k)])
@@ -151,7 +182,18 @@ class NanModel:
         return c
 
     def differ(self, a: Any, b: Any, unequal: z3.BoolRef) -> z3.BoolRef:
-        """Two sides differ: one NaN and the other not, or neither NaN and ``unequal``."""
+        """Two sides differ: one NaN and the other not, or neither NaN, not the same
+        infinity, and ``unequal``. Truth values differ by their IEEE meaning."""
+        if z3.is_expr(a) and z3.is_bool(a) and z3.is_expr(b) and z3.is_bool(b):
+            return z3.Xor(self.test(a), self.test(b))
+        pos_a, neg_a = infinity.infinite_regions(self.ctx, a)
+        pos_b, neg_b = infinity.infinite_regions(self.ctx, b)
+        same = any_of(z3.And(pos_a, pos_b) if not z3.is_false(pos_a) and
+                      not z3.is_false(pos_b) else None,
+                      z3.And(neg_a, neg_b) if not z3.is_false(neg_a) and
+                      not z3.is_false(neg_b) else None)
+        if not z3.is_false(same):
+            unequal = z3.And(z3.Not(same), unequal)
         na, nb = self.condition(a), self.condition(b)
         if z3.is_false(na) and z3.is_false(nb):
             return unequal
@@ -163,10 +205,16 @@ class NanModel:
             raise Unsupported(f"{what} on a value that may be NaN has no z3 encoding")
 
     # ------------------------------------------------------------------ the words
+    def _know(self, term: Any, cond: z3.BoolRef) -> Any:
+        if z3.is_expr(term) and z3.is_app(term) and term.decl().kind() == z3.Z3_OP_ITE:
+            self.known[term.get_id()] = (term, cond)
+        return term
+
     def maximum(self, a: Any, b: Any, ge: bool = True) -> Any:
         """``tl.maximum``/``np.maximum`` (``ge``) or ``minimum``: NaN propagates."""
         value = z3.If(a >= b, a, b) if ge else z3.If(a <= b, a, b)
-        return self.poison(any_of(self.condition(a), self.condition(b)), value)
+        nan = any_of(self.condition(a), self.condition(b))
+        return self._know(self.poison(nan, value), nan)
 
     def fmax(self, a: Any, b: Any, ge: bool = True) -> Any:
         """``np.fmax`` (``ge``) or ``np.fmin``: a NaN argument is ignored."""
@@ -174,7 +222,8 @@ class NanModel:
         na, nb = self.condition(a), self.condition(b)
         if z3.is_false(na) and z3.is_false(nb):
             return value
-        return z3.If(na, b, z3.If(nb, a, value))
+        both = _FALSE if z3.is_false(na) or z3.is_false(nb) else z3.And(na, nb)
+        return self._know(z3.If(na, b, z3.If(nb, a, value)), both)
 
     def python_max(self, a: Any, b: Any, greater: bool = True) -> Any:
         """Python's ``max(a, b)`` (``greater``) or ``min``: b where b > a (b < a), else
@@ -183,9 +232,27 @@ class NanModel:
             return z3.If(a >= b, a, b) if greater else z3.If(a <= b, a, b)
         return z3.If(self.test(b > a if greater else b < a), b, a)
 
-    def isnan(self, x: Any, may_be_infinite: bool) -> Any:
+    def isnan(self, x: Any) -> Any:
         """``math.isnan``/``np.isnan``: the NaN condition, a truth value to branch on."""
-        if may_be_infinite:
-            raise Unsupported("isnan of a value that may be infinite (∞ − ∞ and 0·∞ are "
-                              "NaN, which the stand-ins for ±∞ do not show)")
+        self._refuse_unmodelled(x, "isnan")
         return self.condition(x)
+
+    def infinite(self, x: Any) -> Any:
+        """``math.isinf``/``np.isinf``: where x is ±∞ (a stand-in's limit), never where
+        it is NaN."""
+        self._refuse_unmodelled(x, "isinf")
+        pos, neg = infinity.infinite_regions(self.ctx, x)
+        region = any_of(pos, neg)
+        if z3.is_false(region):
+            return _FALSE
+        nan = self.condition(x)
+        return region if z3.is_false(nan) else z3.And(z3.Not(nan), region)
+
+    def finite(self, x: Any) -> Any:
+        """``math.isfinite``/``np.isfinite``: neither ±∞ nor NaN."""
+        return z3.Not(any_of(self.infinite(x), self.condition(x)))
+
+    def _refuse_unmodelled(self, x: Any, word: str) -> None:
+        if infinity.may_be_infinite(self.ctx, x, stand_ins=False):
+            raise Unsupported(f"{word} of a value that may be the −∞ of a log of 0 or the "
+                              "±∞ of x/0 inside @triton.jit, which are not modelled")

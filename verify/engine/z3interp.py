@@ -40,7 +40,7 @@ import z3
 
 from laws.core import Var
 from verify.engine import domains, mathtext
-from verify.engine.infinity import may_be_infinite
+from verify.engine.infinity import may_be_infinite, test_reads_alike
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.nan import NanModel, any_of
 from verify.engine.shapes import component_names, shape_like
@@ -113,7 +113,7 @@ class Z3Context:
             out.append("log/sqrt as fresh symbols")
         if self.max_paths > 1:
             out.append("branches forked")
-        if self.nan.active():
+        if self.nan.used():
             out.append("NaN conditions")
         return out
 
@@ -241,11 +241,17 @@ class Z3Context:
     def decided_by_form(self, cond: Any, decided: Any) -> None:
         """``cond`` (with its IEEE meaning for NaN, ``verify.engine.nan``) simplified to a
         constant (``s − s == 0``, ``s < s + 1``): refused when it involves a value that may
-        be infinite, where the form decides what the value would not."""
-        if (z3.is_true(decided) or z3.is_false(decided)) and z3.is_expr(cond) and \
-                may_be_infinite(self, cond):
-            raise Unsupported(f"the test {mathtext.text(cond)} is decided by its form, but "
-                              "the value it tests may be infinite there")
+        be infinite, where the form decides what the value would not — unless the value
+        is a stand-in for ±∞ whose test reads the same as at the real infinity
+        (``(U − U) == (U − U)`` is false by its NaN guard in both readings)."""
+        if not (z3.is_true(decided) or z3.is_false(decided)) or not z3.is_expr(cond) \
+                or not may_be_infinite(self, cond):
+            return
+        if not may_be_infinite(self, cond, stand_ins=False) and \
+                test_reads_alike(self, self.nan.test(cond)):
+            return
+        raise Unsupported(f"the test {mathtext.text(cond)} is decided by its form, but "
+                          "the value it tests may be infinite there")
 
     def mentions_fresh(self, t: Any) -> bool:
         """Whether a term contains a log/sqrt symbol (then compare through exp)."""
@@ -315,11 +321,18 @@ class Z3Context:
                 return b
             return z3.If(exact, a, b)
 
-        def isnan(x):
-            x = lift(x)
-            if not z3.is_expr(x):
-                return math.isnan(x)
-            return ctx.nan.isnan(x, may_be_infinite(ctx, x))
+        def number_test(word, on_term, on_number):
+            def f(x):
+                x = lift(x)
+                if not z3.is_expr(x):  # a number of the code's own (as Python reads it)
+                    return on_number(x)
+                return on_term(x)
+            f.__name__ = word
+            return f
+
+        isnan = number_test("isnan", ctx.nan.isnan, math.isnan)
+        isinf = number_test("isinf", ctx.nan.infinite, math.isinf)
+        isfinite = number_test("isfinite", ctx.nan.finite, math.isfinite)
 
         def absolute(x):
             x = lift(x)
@@ -370,8 +383,8 @@ class Z3Context:
                        sigmoid=lambda x: 1 / (1 + ctx.exp(-x)), **common)
         consts = {k: _exact_real(getattr(math, k)) for k in ("pi", "e", "tau")}
         mathns = Namespace("math", fabs=absolute, inf=float("inf"), exp=ctx.exp, **consts,
-                           nan=float("nan"), isnan=isnan,
-                           floor=floor, ceil=ceil,
+                           nan=float("nan"), isnan=isnan, isinf=isinf,
+                           isfinite=isfinite, floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
                            trunc=trunc,
                            tanh=unsupported("tanh"),
@@ -380,8 +393,8 @@ class Z3Context:
         import numpy
         npns = Namespace("np", fallback=numpy, fmax=pair(ctx.nan.fmax, True),
                          fmin=pair(ctx.nan.fmax, False), inf=float("inf"),
-                         nan=float("nan"), isnan=isnan,
-                         pi=consts["pi"], e=consts["e"], clip=clip, logaddexp=logaddexp,
+                         nan=float("nan"), isnan=isnan, isinf=isinf,
+                         isfinite=isfinite, pi=consts["pi"], e=consts["e"], clip=clip, logaddexp=logaddexp,
                          trunc=lambda x: _float_of(trunc(x)), floor=lambda x: _float_of(floor(x)),
                          ceil=lambda x: _float_of(ceil(x)), square=lambda x: lift(x) * lift(x),
                          tanh=unsupported("tanh"), **common)
