@@ -62,7 +62,8 @@ from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precisio
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, TENSOR_CORE_ACCUMULATE, TF32_OPERAND, U32,
                        U64, UNIT_ROUNDOFF, cast_error, dot_factor, gamma, half_exact, round_up,
                        ulp_error)
-from .spec import Case, KernelSpec, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 HEAD_DIMS = (64, 128)
 # tl.exp and fp32 division: 4 ulp in the interpreter; on a GPU the documented error of the
@@ -218,20 +219,20 @@ def _exact(case: Case):
     return s, valid, any_valid, p
 
 
-def oracle(case: Case) -> dict:
+def oracle(case: Case) -> Oracle:
     """Attention of the case's q, k, v under its key mask, in float64."""
     _, _, _, p = _exact(case)
-    return {"o": p @ case.inputs["v"],
-            "_oracle": "float64 scores, softmax and P·V; its own error is in the bound"}
+    return Oracle({"o": p @ case.inputs["v"]},
+                  "float64 scores, softmax and P·V; its own error is in the bound")
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     d = case.inputs["q"].shape[-1]
     return flash_bound(case, dtype, outputs, blocks(d, TORCH_DTYPES[dtype])["BLOCK_N"])
 
 
 def flash_bound(case: Case, dtype: str, outputs: dict, block_n: int,
-                merges: int | None = None) -> dict:
+                merges: int | None = None) -> Bound:
     """T₁ + T₂ + 2⁻²¹(V̄ + T₂) + u_out|ŷ| + η_out + oracle error (module docstring)
 
     For any kernel that folds key blocks of at most ``block_n`` keys into the running
@@ -277,8 +278,8 @@ def flash_bound(case: Case, dtype: str, outputs: dict, block_n: int,
                     * torch.exp(2 * delta64))
     total = (t1 + t2 + _rel("div", DIV_REL) * (v_bar + t2) + cast_error(outputs["o"], dtype)
              + oracle_error)
-    return {"o": round_up(torch.where(any_valid, total, 0.0)),
-            "_formula": flash_bound.__doc__.split("\n\n")[0]}
+    return Bound({"o": round_up(torch.where(any_valid, total, 0.0))},
+                 flash_bound.__doc__.split("\n\n")[0])
 
 
 def _cases(seed: int, which: str):
@@ -293,7 +294,7 @@ def _cases(seed: int, which: str):
         label = (f"{name} B={b} H={h} M={m} N={n} D={d}" + (" causal" if causal else "")
                  + ("" if kv_len is None else f" kv_len={list(kv_len)}"))
         return Case(label, {"q": q, "k": k, "v": v, "kv_len": lens},
-                    {"causal": causal, "n": n, "classes": list(classes)})
+                    {"causal": causal}, classes=classes, n=n)
 
     def normal(b, h, m, n, d):
         return (rng.standard_normal((b, h, m, d)), rng.standard_normal((b, h, n, d)),
@@ -414,15 +415,9 @@ KERNEL = KernelSpec(
             "head dim 64/128, running (m, l, o) state merged by flash_state",
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
-    run=_run,
-    oracle=oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/matmul.py",),  # its bound and input helpers
 )

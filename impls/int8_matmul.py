@@ -40,7 +40,7 @@ from . import buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, U32, U64, abs_matmul, cast_error, dot_factor, gamma,
                        half_exact, round_up, wide_range)
-from .spec import BoundKernel, Case, Derived, Extra, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Extra, Oracle, backend, device
 
 
 
@@ -127,13 +127,13 @@ def _with_acc(x, wq, s):
     return _launch(x, wq, s, store_acc=True)
 
 
-def hand_oracle(case: Case) -> dict:
+def hand_oracle(case: Case) -> Oracle:
     x, wq, s = case.inputs["x"], case.inputs["wq"].double(), case.inputs["s"]
     acc = x @ wq
     extra = {"y_w": x @ case.inputs["w"]} if "w" in case.inputs else {}
-    return {"y": acc * s, "acc": acc, **extra,
-            "_oracle": "float64; exact for acc on integer x, otherwise its error "
-                       "γ_{K+1}(2⁻⁵³)|x||W_q||s| is in the bound"}
+    return Oracle({"y": acc * s, "acc": acc, **extra},
+                  "float64; exact for acc on integer x, otherwise its error "
+                  "γ_{K+1}(2⁻⁵³)|x||W_q||s| is in the bound")
 
 
 def accumulation_is_exact(x: torch.Tensor, wq: torch.Tensor) -> bool:
@@ -141,7 +141,7 @@ def accumulation_is_exact(x: torch.Tensor, wq: torch.Tensor) -> bool:
     return bool((x == x.round()).all()) and (x.numel() == 0 or float(abs_matmul(x, wq).max()) <= 2 ** 24)
 
 
-def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
+def hand_bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """acc: c_K|x||W_q| + 2K·2⁻¹²⁶ (0 for integer x with Σ|x||W_q| ≤ 2²⁴);
     y: |s|((c_K + u(1+c_K))|x||W_q| + (1+u)2K·2⁻¹²⁶) + u_out|ŷ| + η_out + γ_{K+1}(2⁻⁵³)|x||W_q||s|;
     y_w (against x·W for the float weights W): the y bound + Σₖ|xₖ|·s/2 + γ_K(2⁻⁵³)|x||W|"""
@@ -155,7 +155,7 @@ def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
         acc_bound = round_up(c_k * xw + 2 * k * FP32_FLUSH + gamma(k, U64) * xw)
     y_bound = (s.abs() * ((c_k + U32 * (1 + c_k)) * xw + (1 + U32) * 2 * k * FP32_FLUSH)
                + cast_error(outputs["y"], dtype) + gamma(k + 1, U64) * xw * s.abs())
-    return {"acc": acc_bound, "y": round_up(y_bound), "_formula": hand_bound.__doc__}
+    return Bound({"acc": acc_bound, "y": round_up(y_bound)}, hand_bound.__doc__)
 
 
 def _cases(seed: int, which: str):
@@ -171,7 +171,7 @@ def _cases(seed: int, which: str):
             inputs["w"] = torch.as_tensor(w, dtype=torch.float64)
         m, k = x.shape
         return Case(f"{name} M={m} N={wq.shape[1]} K={k}", inputs,
-                    {"classes": list(classes), "n": k})
+                    classes=classes, n=k)
 
     def from_float(m, n, k, x=None):
         w = torch.as_tensor(rng.standard_normal((k, n)) / np.sqrt(k))

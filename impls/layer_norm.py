@@ -40,7 +40,8 @@ import triton.language as tl
 
 from laws.associativity.combines import welford
 from . import accuracy, buffers, exact
-from .spec import Case, KernelSpec, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    device as current_device)
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error
 from .var_mean import CONTRACT_CLASSES as SHARED_CLASSES
 from .var_mean import GPU_MODEL as STATISTICS_MODEL
@@ -144,21 +145,21 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"y": y, "mean": mean, "rstd": rstd}
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     """Exact rational statistics; 1/√ and the affine map in ball arithmetic
     (impls/exact.py): a guaranteed enclosure of every output."""
     x = case.inputs["x"]
-    ys, means, rstds, meta = exact.layer_norm_rows(
+    ys, means, rstds, enclosure = exact.layer_norm_rows(
         x.reshape(-1, x.shape[-1]).tolist(), case.inputs["weight"].tolist(),
         case.inputs["bias"].tolist(), case.params["eps"], exact_moments(x))
     shape = x.shape
-    return {"y": torch.tensor(ys, dtype=torch.float64).reshape(shape),
-            "mean": torch.tensor(means, dtype=torch.float64).reshape(shape[:-1]),
-            "rstd": torch.tensor(rstds, dtype=torch.float64).reshape(shape[:-1]),
-            "_oracle": meta}
+    return enclosure.oracle({
+        "y": torch.tensor(ys, dtype=torch.float64).reshape(shape),
+        "mean": torch.tensor(means, dtype=torch.float64).reshape(shape[:-1]),
+        "rstd": torch.tensor(rstds, dtype=torch.float64).reshape(shape[:-1])})
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """|Δmean| ≤ E_μ; |Δrstd| ≤ r·ρ_r, ρ_r = (1+u)/((1−u)√(1−ε_v)) − 1, ε_v = B_v/v;
     |Δyᵢ| ≤ (|wᵢ|(B_p(1+g₂) + g₂|dᵢ|r) + u|yᵢ|)/(1−u) + 3·2⁻¹²⁶ + u_out|ŷᵢ| + η_out,
     B_p = B_d·r(1+ρ_r) + |dᵢ|·r·ρ_r, B_d = E_μ + u(|dᵢ| + E_μ)/(1−u) (derivation in the
@@ -189,10 +190,10 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     y = d * r * w + b
     y_err = (w.abs() * (b_p * (1 + g2) + g2 * d.abs() * r) + u * y.abs()) / (1 - u) + 3 * tiny
     y_err = y_err.reshape(shape) + stored_output_error(outputs["y"], dtype)
-    return {"y": round_up(y_err),
-            "mean": round_up(e_mu.squeeze(-1).reshape(shape[:-1])),
-            "rstd": round_up((r * rho_r).squeeze(-1).reshape(shape[:-1])),
-            "_formula": inspect.getdoc(_bound)}
+    return Bound({"y": round_up(y_err),
+                  "mean": round_up(e_mu.squeeze(-1).reshape(shape[:-1])),
+                  "rstd": round_up((r * rho_r).squeeze(-1).reshape(shape[:-1]))},
+                 inspect.getdoc(_bound))
 
 
 # --------------------------------------------------------------------------- cases
@@ -211,9 +212,9 @@ def _cases(seed: int, backend: str) -> list[Case]:
                   "weight": representable(rng.normal(1, 0.5, n), dtypes),
                   "bias": representable(rng.normal(0, 0.5, n), dtypes)}
         out.append(Case(name + (" eps=0.5" if big_eps else ""), inputs,
-                        {"n": n, "eps": 0.5 if big_eps else eps,
-                         "classes": classes + (("large-eps",) if big_eps else ()),
-                         "dtypes": dtypes}))
+                        {"eps": 0.5 if big_eps else eps},
+                        classes=classes + (("large-eps",) if big_eps else ()),
+                        n=n, dtypes=dtypes))
     return out
 
 
@@ -253,15 +254,12 @@ KERNEL = KernelSpec(
     summary="layer norm forward (weight, bias, eps) with one-pass Welford statistics",
     combine=welford,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=SHARED_CLASSES + ("eps-dominated", "large-eps"),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/var_mean.py",),
 )

@@ -56,7 +56,8 @@ from laws.associativity import combines
 from impls import buffers
 from impls.numerics import (FP32_FLUSH, U32, U64, log_roundoff, round_up,
                             stored_output_error)
-from impls.spec import Case, KernelSpec, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH
@@ -251,7 +252,7 @@ def _case(name: str, a, b, classes: tuple[str, ...], grid: bool = True) -> Case:
     a, b = (_on_grid(a), _on_grid(b)) if grid else (torch.as_tensor(a, dtype=torch.float64),
                                                     torch.as_tensor(b, dtype=torch.float64))
     return Case(name=f"{name} rows={b.shape[0]} n={b.shape[1]}", inputs={"a": a, "b": b},
-                params={"classes": classes, "n": int(b.shape[1])})
+                classes=classes, n=int(b.shape[1]))
 
 
 def cases(seed: int, which: str) -> list[Case]:
@@ -298,10 +299,10 @@ def run(case: Case, dtype: str) -> dict:
     return {"h": linear_scan(a, b).cpu()}
 
 
-def oracle(case: Case) -> dict:
-    return {"h": sequential(case.inputs["a"].to(torch.float64),
-                            case.inputs["b"].to(torch.float64)),
-            "_oracle": "float64 sequential loop; its own error is added to the bound"}
+def oracle(case: Case) -> Oracle:
+    return Oracle({"h": sequential(case.inputs["a"].to(torch.float64),
+                                   case.inputs["b"].to(torch.float64))},
+                  "float64 sequential loop; its own error is added to the bound")
 
 
 FORMULA = ("κ·ℓ·(G_t + (p+1)·H_own + (BLOCK+j+1)·H_earlier) + flush allowance + u_out|ĥ| "
@@ -309,7 +310,7 @@ FORMULA = ("κ·ℓ·(G_t + (p+1)·H_own + (BLOCK+j+1)·H_earlier) + flush allow
            "magnitude recurrences)")
 
 
-def bound(case: Case, dtype: str, outputs: dict) -> dict:
+def bound(case: Case, dtype: str, outputs: dict) -> Bound:
     a, b = case.inputs["a"], case.inputs["b"]
     torch_dtype = DTYPES[dtype]
     a_hat = a.to(torch_dtype).to(torch.float64)
@@ -319,7 +320,7 @@ def bound(case: Case, dtype: str, outputs: dict) -> dict:
     total = (kernel + sequential_oracle_error(a, b, h)
              + representation_error(a, b, h, torch_dtype)
              + stored_output_error(outputs["h"], dtype))
-    return {"h": round_up(total, roundings=b.shape[-1] + 8), "_formula": FORMULA}
+    return Bound({"h": round_up(total, roundings=b.shape[-1] + 8)}, FORMULA)
 
 
 def naive(case: Case, dtype: str) -> dict:
@@ -367,15 +368,13 @@ KERNEL = KernelSpec(
     summary="h_t = a_t·h_{t−1} + b_t along rows, multi-block, float32 accumulation",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
-                      "dynamic-range", "cancellation", "growth", "ties", "zeros",
-                      "unrepresentable-inputs"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(oracle=oracle, precision=precision),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "non-multiple", "multi-block", "one-past-power-of-two",
+                          "dynamic-range", "cancellation", "growth", "ties", "zeros",
+                          "unrepresentable-inputs"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm),
 )

@@ -41,7 +41,7 @@ from . import buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import (FP32_FLUSH, HALF_SUBNORMAL, U64, UNIT_ROUNDOFF, abs_matmul, cast_error,
                        dot_factor, gamma, half_exact, round_up, wide_range)
-from .spec import BoundKernel, Case, Derived, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 MAX_RANK = 128
 
@@ -131,14 +131,13 @@ def _launch(x, w, down, down_strides, up, up_strides, r):
 
 
 # --------------------------------------------------------------------------- certification
-def hand_oracle(case: Case) -> dict:
+def hand_oracle(case: Case) -> Oracle:
     x, w, b, a = (case.inputs[n] for n in ("x", "w", "b", "a"))
-    return {"y": x @ w + (x @ b) @ a,
-            "_oracle": "float64; its own error γ_{d_in+r+1}(2⁻⁵³)(|x||W| + |x||B||A|) is "
-                       "in the bound"}
+    return Oracle({"y": x @ w + (x @ b) @ a},
+                  "float64; its own error γ_{d_in+r+1}(2⁻⁵³)(|x||W| + |x||B||A|) is in the bound")
 
 
-def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
+def hand_bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """c_{K'}|x||W| + ((1+c_{K'})(1+u_t)(1+c_{d_in}) − 1)(|x||B|)|A| + (1+c_{K'})η_t Σ|A|
     + 2K'·2⁻¹²⁶ + u_out|ŷ| + η_out + oracle error"""
     x, w, b, a = (case.inputs[n] for n in ("x", "w", "b", "a"))
@@ -154,7 +153,7 @@ def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
               + (1 + c_all) * eta_t * a.abs().sum(0) + 2 * k_total * FP32_FLUSH)
     oracle = gamma(d_in + r + 1, U64) * (xw + xba)
     total = kernel + cast_error(outputs["y"], dtype) + oracle
-    return {"y": round_up(total), "_formula": hand_bound.__doc__}
+    return Bound({"y": round_up(total)}, hand_bound.__doc__)
 
 
 def _cases(seed: int, which: str):
@@ -166,7 +165,7 @@ def _cases(seed: int, which: str):
         m, d_in = x.shape
         label = f"{name} M={m} d_in={d_in} d_out={w.shape[1]} r={b.shape[1]}"
         return Case(label, {"x": x, "w": w, "b": b, "a": a},
-                    {"classes": list(classes), "n": d_in})
+                    classes=classes, n=d_in)
 
     def normal(m, d_in, d_out, r, adapter=1.0):
         return (rng.standard_normal((m, d_in)), rng.standard_normal((d_in, d_out)) / 8,

@@ -45,7 +45,7 @@ from . import buffers
 from .numerics import (FP32_FLUSH, U64, abs_matmul, cast_error, dot_factor, gamma, half_exact,
                        round_up, wide_range)
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
-from .spec import BoundKernel, Case, Derived, backend, device
+from .spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 # --------------------------------------------------------------------------- reference
 def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -113,19 +113,19 @@ def matmul(a: torch.Tensor, b: torch.Tensor, input_precision: str | None = None
 
 
 # --------------------------------------------------------------------------- certification
-def hand_oracle(case: Case) -> dict:
-    return {"c": case.inputs["a"] @ case.inputs["b"],
-            "_oracle": "float64 matmul; its own error γ_K(2⁻⁵³)|A||B| is in the bound"}
+def hand_oracle(case: Case) -> Oracle:
+    return Oracle({"c": case.inputs["a"] @ case.inputs["b"]},
+                  "float64 matmul; its own error γ_K(2⁻⁵³)|A||B| is in the bound")
 
 
-def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
+def hand_bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """((1+e_in)²(1+γ_K(2u₃₂)) − 1)|A||B| + 2K·2⁻¹²⁶ + u_out|Ĉ| + η_out + γ_K(2⁻⁵³)|A||B|"""
     a, b = case.inputs["a"], case.inputs["b"]
     k = a.shape[1]
     ab = abs_matmul(a, b)
     accumulate = dot_factor(k, dot_input_precision(dtype)) * ab + 2 * k * FP32_FLUSH
     total = accumulate + cast_error(outputs["c"], dtype) + gamma(k, U64) * ab
-    return {"c": round_up(total), "_formula": hand_bound.__doc__}
+    return Bound({"c": round_up(total)}, hand_bound.__doc__)
 
 
 def _cases(seed: int, which: str):
@@ -135,7 +135,7 @@ def _cases(seed: int, which: str):
     def case(name, a, b, classes):
         a, b = half_exact(a), half_exact(b)
         return Case(f"{name} M={a.shape[0]} N={b.shape[1]} K={a.shape[1]}", {"a": a, "b": b},
-                    {"classes": classes, "n": a.shape[1]})
+                    classes=classes, n=a.shape[1])
 
     shapes = [(512, 384, 1000), (257, 129, 4099)] if gpu else [(64, 48, 80), (33, 17, 100)]
     for m, n, k in shapes:

@@ -56,7 +56,8 @@ import triton.language as tl
 from . import accuracy, buffers
 from .launch import check_shape, check_tensors
 from .numerics import SLACK, U32, U64, gamma, round_up
-from .spec import Case, KernelSpec, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 NORMAL_RANGE = (2.0 ** -120, 2.0 ** 120)   # fp32's normal range with a margin
 
@@ -268,15 +269,15 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"forces": reference(*_operands(case))}
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     pos, mass = case.inputs["pos"].numpy(), case.inputs["mass"].numpy()
     forces, _, _ = exact_pairs(pos, mass, case.params["g"], case.params["eps"])
     exact = torch.from_numpy(forces)
-    return {"forces": exact, "forces_bh": exact,
-            "_oracle": "float64 all pairs; its own error is in the bound"}
+    return Oracle({"forces": exact, "forces_bh": exact},
+                  "float64 all pairs; its own error is in the bound")
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """forces: (ρ₃₂ + γ_S(1+ρ₃₂))Σⱼ|Fᵢⱼ| + (ρ₆₄ + γₙ(2⁻⁵³))Σⱼ|Fᵢⱼ|, S = min(n−1, BLOCK+T);
     forces_bh: Σ_cells G mᵢ M/D² (3β²−2β³)/(1−β)² + float64 rounding of walk and oracle"""
     pos, mass = case.inputs["pos"].numpy(), case.inputs["mass"].numpy()
@@ -290,9 +291,9 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     kernel[~in_range] = np.inf
     _, truncation = barnes_hut(pos, mass, case.params["theta"], g, eps)
     bh = truncation[:, None] + oracle
-    return {"forces": round_up(torch.from_numpy(kernel)),
-            "forces_bh": round_up(torch.from_numpy(np.broadcast_to(bh, (n, 3)).copy())),
-            "_formula": _bound.__doc__}
+    return Bound({"forces": round_up(torch.from_numpy(kernel)),
+                  "forces_bh": round_up(torch.from_numpy(np.broadcast_to(bh, (n, 3)).copy()))},
+                 _bound.__doc__)
 
 
 def _cases(seed: int, which: str):
@@ -304,8 +305,7 @@ def _cases(seed: int, which: str):
         mass = torch.as_tensor(mass, dtype=torch.float32).double()
         label = f"{name} n={len(pos)} eps={eps:g} theta={theta:g}"
         return Case(label, {"pos": pos, "mass": mass},
-                    {"g": g, "eps": eps, "theta": theta, "n": len(pos),
-                     "classes": list(classes)})
+                    {"g": g, "eps": eps, "theta": theta}, classes=classes, n=len(pos))
 
     def plummer(count, scale=1.0):
         radius = scale / np.sqrt(rng.uniform(0.01, 1.0, count) ** (-2 / 3) - 1)
@@ -363,23 +363,20 @@ def _bench(which: str) -> dict:
 GPU_MODEL = accuracy.model(div="div.rn.f32", sqrt="sqrt.rn.f32")
 
 KERNEL = KernelSpec(
-    gpu_model=GPU_MODEL,
     name="nbody",
     laws=("newton_third_law.antisymmetric", "barnes_hut.monopole_bound"),
     summary="softened all-pairs gravity, each pair evaluated once (Fⱼᵢ = −Fᵢⱼ), plus a "
             "Barnes–Hut reference under its monopole bound",
     combine=None,
     dtypes=("float32",),
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
-                      "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
-                      "zero-distance", "g-not-representable"),
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=("length-1", "length-2", "n-not-multiple-of-block", "n-multiple-of-block",
+                          "clustered", "close-pairs", "eps-0", "huge-dynamic-range", "ties",
+                          "zero-distance", "g-not-representable"),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
     sources=("impls/matmul.py",),  # its bound and input helpers
 )

@@ -39,7 +39,8 @@ from laws.associativity.combines import flash_state
 from . import attention, buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import half_exact
-from .spec import Case, KernelSpec, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 HEAD_DIMS = (16, 32, 64, 128)
 
@@ -196,11 +197,11 @@ def _contiguous(case: Case) -> Case:
                             "kv_len": case.inputs["seq_lens"]}, {"causal": False})
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     return attention.oracle(_contiguous(case))
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     return attention.flash_bound(_contiguous(case), dtype, outputs,
                                  blocks(TORCH_DTYPES[dtype])["BLOCK_N"])
 
@@ -250,7 +251,7 @@ def _paged_case(rng, name, q, k, v, lens, page, shared=0, classes=()):
                         "block_table": torch.tensor(table, dtype=torch.int32),
                         "seq_lens": torch.tensor(lens, dtype=torch.int32),
                         "k": contiguous[0], "v": contiguous[1]},
-                {"n": max(lens), "classes": ["pages-out-of-order", *classes]})
+                classes=("pages-out-of-order", *classes), n=max(lens))
 
 
 def _cases(seed: int, which: str):
@@ -309,7 +310,7 @@ def _algorithm(which: str) -> dict:
 
 
 def _precision(dtype: str) -> dict:
-    return attention.KERNEL.precision(dtype)
+    return attention.KERNEL.comparison.precision(dtype)
 
 
 def _bench(which: str) -> dict:
@@ -343,14 +344,8 @@ KERNEL = KernelSpec(
             "per-sequence block table, running (m, l, o) state merged by flash_state",
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=attention.GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=attention.GPU_MODEL),
 )

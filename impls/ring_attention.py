@@ -36,7 +36,8 @@ from laws.associativity.combines import flash_state
 from . import attention, buffers
 from .launch import TORCH_DTYPES, check_shape, check_tensors, dot_input_precision
 from .numerics import half_exact
-from .spec import Case, KernelSpec, backend, device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend, device)
 
 HEAD_DIMS = (16, 32, 64, 128)
 
@@ -172,11 +173,11 @@ def _whole(case: Case) -> Case:
     return Case(case.name, dict(case.inputs), {"causal": False})
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     return attention.oracle(_whole(case))
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     n, shards = case.inputs["q"].shape[2], case.params["shards"]
     block_n = blocks(TORCH_DTYPES[dtype])["BLOCK_N"]
     merges = -(-shard_length(n, shards) // block_n) + shards
@@ -191,7 +192,7 @@ def _case(name, q, k, v, shards, kv_len=None, classes=()):
     label = (f"{name} B={b} H={h} N={n} D={d} shards={shards}"
              + ("" if kv_len is None else f" kv_len={list(kv_len)}"))
     return Case(label, {"q": q, "k": k, "v": v, "kv_len": lens},
-                {"shards": shards, "n": n, "classes": ["every-rotation", *classes]})
+                {"shards": shards}, classes=("every-rotation", *classes), n=n)
 
 
 def _cases(seed: int, which: str):
@@ -240,7 +241,7 @@ def _algorithm(which: str) -> dict:
 
 
 def _precision(dtype: str) -> dict:
-    return attention.KERNEL.precision(dtype)
+    return attention.KERNEL.comparison.precision(dtype)
 
 
 def _bench(which: str) -> dict:
@@ -264,14 +265,8 @@ KERNEL = KernelSpec(
             "states merged with flash_state in ring order from each query shard's own",
     combine=flash_state,
     dtypes=("float16", "bfloat16", "float32"),
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=attention.GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=attention.GPU_MODEL),
 )

@@ -55,7 +55,7 @@ import triton.language as tl
 from laws.associativity import combines
 from impls import buffers
 from impls.numerics import FP32_FLUSH, U32, U64, gamma, round_up, stored_output_error
-from impls.spec import BoundKernel, Case, Derived, backend, device
+from impls.spec import Bound, BoundKernel, Case, Derived, Oracle, backend, device
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 FLUSH = FP32_FLUSH
@@ -164,7 +164,7 @@ def _on_grid(values: np.ndarray) -> torch.Tensor:
 
 def _case(name: str, x: torch.Tensor, classes: tuple[str, ...]) -> Case:
     return Case(name=f"{name} rows={x.shape[0]} n={x.shape[1]}", inputs={"x": x},
-                params={"classes": classes, "n": int(x.shape[1])})
+                classes=classes, n=int(x.shape[1]))
 
 
 def cases(seed: int, which: str) -> list[Case]:
@@ -223,21 +223,21 @@ def error_bound(x: torch.Tensor, dtype: str, y_hat: torch.Tensor, block: int) ->
     return round_up(kernel + flush + representation + cast + oracle_error, roundings=n + 4)
 
 
-def hand_oracle(case: Case) -> dict:
+def hand_oracle(case: Case) -> Oracle:
     """Compensated (TwoSum) running sums in float64: within u₆₄|y| + γ²ₙΣ|x| of exact."""
-    return {"y": compensated_cumsum(case.inputs["x"]),
-            "_oracle": "float64 compensated (TwoSum) running sum"}
+    return Oracle({"y": compensated_cumsum(case.inputs["x"])},
+                  "float64 compensated (TwoSum) running sum")
 
 
 FORMULA = ("γ_{p+1}·Σ_block|x̂| + γ_{BLOCK+j+1}·Σ_earlier|x̂| + 3(t+1)·2⁻¹²⁶ + u_out|ŷ| "
            "+ Σ|x̂ − x| (u = 2⁻²⁴; t at position p of block j)")
 
 
-def hand_bound(case: Case, dtype: str, outputs: dict) -> dict:
+def hand_bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """The hand-derived bound (``error_bound``), kept to measure the derived one
     against (tests/certification/compare_bounds.py)."""
     y = outputs["y"]
-    return {"y": error_bound(case.inputs["x"], dtype, y, block_size()), "_formula": FORMULA}
+    return Bound({"y": error_bound(case.inputs["x"], dtype, y, block_size())}, FORMULA)
 
 
 def algorithm(which: str) -> dict:

@@ -50,7 +50,8 @@ from impls.linear_scan import recurrence_error
 from impls.numerics import (FP32_FLUSH, U32, U64, gamma, log_roundoff, round_up,
                             stored_output_error, ulp_error)
 from impls import accuracy
-from impls.spec import Case, KernelSpec, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 E_EXP = ulp_error(4, "float32")      # 2⁻²¹ (interpreter); a GPU takes GPU_MODEL
@@ -278,7 +279,7 @@ def _case(name: str, classes: tuple[str, ...], x, delta, A, Bm, Cm, Dskip) -> Ca
     inputs = {k: _on_grid(v) for k, v in zip(NAMES, (x, delta, A, Bm, Cm, Dskip))}
     batch, length, channels = inputs["x"].shape
     return Case(name=f"{name} B={batch} L={length} D={channels} N={inputs['A'].shape[1]}",
-                inputs=inputs, params={"classes": classes, "n": int(length)})
+                inputs=inputs, classes=classes, n=int(length))
 
 
 def _random(rng, batch: int, length: int, channels: int, states: int,
@@ -333,10 +334,10 @@ def run(case: Case, dtype: str) -> dict:
     return {"y": selective_scan(*_inputs(case, dtype)).cpu()}
 
 
-def oracle(case: Case) -> dict:
+def oracle(case: Case) -> Oracle:
     inputs = [case.inputs[name].to(torch.float64) for name in NAMES]
-    return {"y": sequential(*inputs),
-            "_oracle": "float64 sequential loop; its own error is added to the bound"}
+    return Oracle({"y": sequential(*inputs)},
+                  "float64 sequential loop; its own error is added to the bound")
 
 
 FORMULA = ("(1+γ_{BN+1})Σ|C|E_h + γ_{BN+1}Σ|C||h| + γ₂|D x| + flush + u_out|ŷ| + oracle; "
@@ -344,9 +345,8 @@ FORMULA = ("(1+γ_{BN+1})Σ|C|E_h + γ_{BN+1}Σ|C||h| + γ₂|D x| + flush + u_o
            "roundings in Δ·x·B")
 
 
-def bound(case: Case, dtype: str, outputs: dict) -> dict:
-    return {"y": error_bound(case.inputs, dtype, outputs["y"], chunk_size()),
-            "_formula": FORMULA}
+def bound(case: Case, dtype: str, outputs: dict) -> Bound:
+    return Bound({"y": error_bound(case.inputs, dtype, outputs["y"], chunk_size())}, FORMULA)
 
 
 def naive(case: Case, dtype: str) -> dict:
@@ -395,20 +395,17 @@ def bench(which: str) -> dict:
 
 
 KERNEL = KernelSpec(
-    gpu_model=GPU_MODEL,
     name="selective_scan",
     laws=("linear_recurrence.associative",),
     summary="Mamba selective scan: chunked parallel scan of exp(ΔA)·h + Δ·x·B, y = C·h + D·x",
     combine=combines.linear_recurrence,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
-                      "dynamic-range", "cancellation"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(oracle=oracle, precision=precision),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "multi-block", "non-multiple", "long-memory", "denormal",
+                          "dynamic-range", "cancellation"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm, gpu_model=GPU_MODEL),
 )

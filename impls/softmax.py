@@ -61,7 +61,8 @@ from laws.associativity.combines import online_softmax
 from . import accuracy, buffers, exact
 from .numerics import FP32_FLUSH, U32, round_up, stored_output_error, ulp_error
 from .launch import config
-from .spec import Case, KernelSpec, backend as current_backend, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend as current_backend, device as current_device)
 
 DTYPES = ("float32", "float16", "bfloat16")
 EXP_ULPS = LOG_ULPS = 4       # the interpreter (numpy); a GPU takes GPU_MODEL
@@ -155,13 +156,13 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"softmax": y, "lse": lse}
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     """Ball arithmetic (impls/exact.py): a guaranteed enclosure of every output."""
     x = case.inputs["x"].to(torch.float64)
-    ys, lses, meta = exact.softmax_rows(x.reshape(-1, x.shape[-1]).tolist())
-    return {"softmax": torch.tensor(ys, dtype=torch.float64).reshape(x.shape),
-            "lse": torch.tensor(lses, dtype=torch.float64).reshape(x.shape[:-1]),
-            "_oracle": meta}
+    ys, lses, enclosure = exact.softmax_rows(x.reshape(-1, x.shape[-1]).tolist())
+    return enclosure.oracle({
+        "softmax": torch.tensor(ys, dtype=torch.float64).reshape(x.shape),
+        "lse": torch.tensor(lses, dtype=torch.float64).reshape(x.shape[:-1])})
 
 
 @functools.cache
@@ -182,14 +183,14 @@ def _merge_depth(n: int, cfg: dict, gpu: bool) -> int:
     return (min(n, cfg["block"]) - 1) + (cfg["blocks"] - 1)
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """|Δlse| ≤ B₀ + u(|lse| + B₀)/(1−u), B₀ = ℓ + (E_log(|log S| + ℓ) + A_log)/(1−E_log),
     ℓ = −log(1 − B_S/S), B_S = Σ tᵢ(e^{a|xᵢ−M| + D·log((1+u)²(1+E))} − 1) + η_S;
     |Δyᵢ| ≤ yᵢ((1+E)(1+E_div)(1+u)(1+r)e^{a|xᵢ−M|} − 1) + 2·2⁻¹²⁶ + u_out|ŷᵢ| + η_out,
     r = B_S/(S − B_S); D = reduction depth (derivation in the module docstring)."""
     gpu = current_backend() == "gpu"
     u, tiny = U32, FP32_FLUSH
-    model = KERNEL.gpu_model
+    model = KERNEL.bounding.gpu_model
     e_exp = model["exp"].rel if gpu else ulp_error(EXP_ULPS, "float32")
     e_div = model["div"].rel if gpu else u  # IEEE division in the interpreter
     e_log = model["log"].rel if gpu else ulp_error(LOG_ULPS, "float32")
@@ -225,8 +226,8 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
     y_err = y * torch.expm1(growth + arg * d.abs()) + 2 * tiny
     y_err = y_err + stored_output_error(outputs["softmax"], dtype)
     y_err = torch.where(gone, torch.zeros_like(y_err), y_err)
-    return {"softmax": round_up(y_err), "lse": round_up(b_lse.squeeze(-1)),
-            "_formula": inspect.getdoc(_bound)}
+    return Bound({"softmax": round_up(y_err), "lse": round_up(b_lse.squeeze(-1))},
+                 inspect.getdoc(_bound))
 
 
 # --------------------------------------------------------------------------- cases
@@ -243,7 +244,7 @@ def _cases(seed: int, backend: str) -> list[Case]:
 
     def case(name, x, *classes):
         x = _representable(x)
-        return Case(name, {"x": x}, {"n": x.shape[-1], "classes": classes})
+        return Case(name, {"x": x}, classes=classes, n=x.shape[-1])
 
     gpu = backend == "gpu"
     long_n = 30000 if gpu else 1000
@@ -322,14 +323,8 @@ KERNEL = KernelSpec(
     summary="row-wise softmax and log-sum-exp, statistics in one streaming pass",
     combine=online_softmax,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES,
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(cases=_cases, contract_classes=CONTRACT_CLASSES),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
 )

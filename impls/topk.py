@@ -34,7 +34,8 @@ import triton
 import triton.language as tl
 
 from impls import buffers
-from impls.spec import Case, KernelSpec, backend, device
+from impls.spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                         backend, device)
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
@@ -231,7 +232,7 @@ def _on_grid(values) -> torch.Tensor:
 def _case(name: str, x, k: int, classes: tuple[str, ...]) -> Case:
     x = _on_grid(x)
     return Case(name=f"{name} rows={x.shape[0]} n={x.shape[1]} k={k}", inputs={"x": x},
-                params={"k": k, "classes": classes, "n": int(x.shape[1])})
+                params={"k": k}, classes=classes, n=int(x.shape[1]))
 
 
 def _concentrated(rng, rows: int, n: int, block: int, k: int) -> np.ndarray:
@@ -314,15 +315,15 @@ def run(case: Case, dtype: str) -> dict:
     return {"values": values.cpu(), "indices": indices.cpu()}
 
 
-def oracle(case: Case) -> dict:
+def oracle(case: Case) -> Oracle:
     values, indices = lowest_index_topk(case.inputs["x"], case.params["k"])
-    return {"values": values, "indices": indices,
-            "_oracle": "numpy stable lexsort on (−value, index) in float64"}
+    return Oracle({"values": values, "indices": indices},
+                  "numpy stable lexsort on (−value, index) in float64")
 
 
-def bound(case: Case, dtype: str, outputs: dict) -> dict:
-    return {"_formula": "exact: values are gathered input entries and indices follow the "
-                        "lowest-index rule, both compared for equality"}
+def bound(case: Case, dtype: str, outputs: dict) -> Bound:
+    return Bound({}, "exact: values are gathered input entries and indices follow the "
+                     "lowest-index rule, both compared for equality")
 
 
 def naive(case: Case, dtype: str) -> dict:
@@ -367,16 +368,17 @@ KERNEL = KernelSpec(
     summary="per-row top-k values and indices (k ≤ 128), ties to the lowest index",
     combine=None,
     dtypes=("float32", "float16", "bfloat16"),
-    run=run,
-    oracle=oracle,
-    bound=bound,
-    cases=cases,
-    algorithm=algorithm,
-    precision=precision,
-    exact_outputs=("values", "indices"),
-    contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
-                      "signed-zero", "denormal", "multi-block", "non-multiple",
-                      "concentrated"),
-    reference=naive,
-    bench=bench,
+    execution=Execution(run=run, reference=naive, bench=bench),
+    comparison=Comparison(
+        oracle=oracle,
+        precision=precision,
+        exact_outputs=("values", "indices"),
+    ),
+    coverage=Coverage(
+        cases=cases,
+        contract_classes=("length-1", "k=n", "k=max", "argmax", "ties", "nan", "inf",
+                          "signed-zero", "denormal", "multi-block", "non-multiple",
+                          "concentrated"),
+    ),
+    bounding=Bounding(bound=bound, algorithm=algorithm),
 )

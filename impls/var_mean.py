@@ -56,7 +56,8 @@ from laws.associativity.combines import welford
 from . import accuracy, buffers
 from .numerics import U32, round_up, stored_output_error, ulp_error
 from .launch import config
-from .spec import Case, KernelSpec, backend as current_backend, device as current_device
+from .spec import (Bound, Bounding, Case, Comparison, Coverage, Execution, KernelSpec, Oracle,
+                    backend as current_backend, device as current_device)
 
 DTYPES = ("float32", "float16", "bfloat16")
 DIV_ULPS = 4        # the interpreter's bound; a GPU takes GPU_MODEL
@@ -263,7 +264,7 @@ def _reference(case: Case, dtype: str) -> dict:
     return {"var": var, "mean": mean}
 
 
-def _oracle(case: Case) -> dict:
+def _oracle(case: Case) -> Oracle:
     """Exact rational mean and M2, rounded once to float64."""
     correction = case.params["correction"]
     x = case.inputs["x"]
@@ -273,12 +274,12 @@ def _oracle(case: Case) -> dict:
         var.append(float(m2 / dof) if dof > 0 else math.nan)
         mean.append(float(mu))
     shape = x.shape[:-1]
-    return {"var": torch.tensor(var, dtype=torch.float64).reshape(shape),
-            "mean": torch.tensor(mean, dtype=torch.float64).reshape(shape),
-            "_oracle": {"method": "exact rational (fractions)", "rounding": "float64"}}
+    return Oracle({"var": torch.tensor(var, dtype=torch.float64).reshape(shape),
+                   "mean": torch.tensor(mean, dtype=torch.float64).reshape(shape)},
+                  "exact rational (fractions)", {"rounding": "float64"})
 
 
-def _bound(case: Case, dtype: str, outputs: dict) -> dict:
+def _bound(case: Case, dtype: str, outputs: dict) -> Bound:
     """|Δmean| ≤ E_μ (e_{h+1} = (e_h(1+2θ) + θW + uR)/(1−u) over D levels);
     |Δvar| ≤ (e_M(1+E_div) + E_div·M)/(n − c) with e_M = (1+g₂)^D [max(g₂,g₅)·D·M
     + (1+g₅)(2E_δ√(C·M) + E_δ²C)]; plus u_out|ŷ| + η_out (derivation in the module
@@ -295,8 +296,8 @@ def _bound(case: Case, dtype: str, outputs: dict) -> dict:
         var_err = torch.zeros_like(stats["m2"])  # NaN expected, compared exactly
     var_err = var_err.reshape(shape) + stored_output_error(outputs["var"], dtype)
     mean_err = stats["mean_err"].reshape(shape) + stored_output_error(outputs["mean"], dtype)
-    return {"var": round_up(var_err), "mean": round_up(mean_err),
-            "_formula": inspect.getdoc(_bound)}
+    return Bound({"var": round_up(var_err), "mean": round_up(mean_err)},
+                 inspect.getdoc(_bound))
 
 
 # --------------------------------------------------------------------------- cases
@@ -363,13 +364,12 @@ def _cases(seed: int, backend: str) -> list[Case]:
     for name, data, classes, dtypes in cases_for(seed, backend):
         x = representable(data, dtypes)
         correction = 0 if name.endswith("constant") else 1
-        out.append(Case(name, {"x": x}, {"n": x.shape[-1], "correction": correction,
-                                         "classes": classes, "dtypes": dtypes}))
+        out.append(Case(name, {"x": x}, {"correction": correction},
+                        classes=classes, n=x.shape[-1], dtypes=dtypes))
         if name in ("rows=4 n=1", "rows=3 n=7"):  # the wrapper's other correction
-            out.append(Case(f"{name} correction=0", {"x": x},
-                            {"n": x.shape[-1], "correction": 0,
-                             "classes": classes + ("population-variance",),
-                             "dtypes": dtypes}))
+            out.append(Case(f"{name} correction=0", {"x": x}, {"correction": 0},
+                            classes=classes + ("population-variance",),
+                            n=x.shape[-1], dtypes=dtypes))
     return out
 
 
@@ -406,14 +406,11 @@ KERNEL = KernelSpec(
     summary="row-wise variance (correction 1) and mean in one pass, Welford/Chan merges",
     combine=welford,
     dtypes=DTYPES,
-    run=_run,
-    oracle=_oracle,
-    bound=_bound,
-    cases=_cases,
-    algorithm=_algorithm,
-    precision=_precision,
-    contract_classes=CONTRACT_CLASSES + ("population-variance",),
-    gpu_model=GPU_MODEL,
-    reference=_reference,
-    bench=_bench,
+    execution=Execution(run=_run, reference=_reference, bench=_bench),
+    comparison=Comparison(oracle=_oracle, precision=_precision),
+    coverage=Coverage(
+        cases=_cases,
+        contract_classes=CONTRACT_CLASSES + ("population-variance",),
+    ),
+    bounding=Bounding(bound=_bound, algorithm=_algorithm, gpu_model=GPU_MODEL),
 )

@@ -139,7 +139,7 @@ FLOPS_NOTE = {
 def stated_figures(kernel: str, backend: str = INTERPRETER) -> dict:
     """The bench's dict (bytes, flops, shape) for ``backend`` (imports impls)."""
     import impls
-    return impls.load(kernel).bench(backend)
+    return impls.load(kernel).execution.bench(backend)
 
 
 def compare(kernel: str, backend: str = INTERPRETER, stated: dict | None = None) -> dict:

@@ -2,10 +2,10 @@
 hypothesis strategies, composable, each case recording the classes it covers.
 
 A case set is called as ``cases(seed, backend) -> list[impls.spec.Case]`` (the
-``KernelSpec.cases`` signature) and offers ``.strategy()`` for hypothesis. Values are
+``Coverage.cases`` signature) and offers ``.strategy()`` for hypothesis. Values are
 made exact in float16, bfloat16 and float32 (``representable``) unless a class needs
 float32's precision (cancellation), in which case the case is limited to float32
-(``params["dtypes"]``). Masks are −∞; a fully masked row has every entry −∞.
+(``Case.dtypes``). Masks are −∞; a fully masked row has every entry −∞.
 
     rows(n=[1, 7, 257], classes=("random", "-inf-mask", "fully-masked-row"))
     matrices([(33, 17, 65), (40, 1, 24)])
@@ -120,13 +120,13 @@ class RowCases:
                 covers = [kind] + (["length-1"] if n == 1 else [])
                 if n > 1 and n & (n - 1) and (n - 1) & (n - 2) == 0:
                     covers.append("one-past-power-of-two")
-                params = {"n": n, "classes": tuple(dict.fromkeys(covers))}
-                if kind == "cancellation":
-                    params["dtypes"] = ("float32",)
+                only = ("float32",) if kind == "cancellation" else None
+                if only:
                     t = torch.as_tensor(x).to(torch.float32).to(torch.float64)
                 else:
                     t = representable(x)
-                out.append(Case(f"{kind} rows={x.shape[0]} n={n}", {self.name: t}, params))
+                out.append(Case(f"{kind} rows={x.shape[0]} n={n}", {self.name: t},
+                                classes=tuple(dict.fromkeys(covers)), n=n, dtypes=only))
         return out
 
     def strategy(self):
@@ -141,11 +141,10 @@ def _one_row_case(kind: str, n: int, rows: int, seed: int, name: str) -> Case | 
     x = _row_values(kind, rows, n, np.random.default_rng(seed))
     if x is None:
         return None
-    params = {"n": n, "classes": (kind,)}
     if kind == "cancellation":
-        params["dtypes"] = ("float32",)
-        return Case(f"{kind} n={n}", {name: torch.as_tensor(x).float().double()}, params)
-    return Case(f"{kind} n={n}", {name: representable(x)}, params)
+        return Case(f"{kind} n={n}", {name: torch.as_tensor(x).float().double()},
+                    classes=(kind,), n=n, dtypes=("float32",))
+    return Case(f"{kind} n={n}", {name: representable(x)}, classes=(kind,), n=n)
 
 
 def rows(n: Iterable[int] = DEFAULT_N, classes: Iterable[str] | None = None,
@@ -176,14 +175,13 @@ class MatrixCases:
             for m, k, n in self.shapes:
                 a, b, only = _matrix_values(kind, m, k, n, rng)
                 covers = [kind] + (["K=1"] if k == 1 else [])
-                params = {"n": k, "classes": tuple(covers)}
                 if only:
-                    params["dtypes"] = only
                     a = torch.as_tensor(a).float().double()
                     b = torch.as_tensor(b).float().double()
                 else:
                     a, b = representable(a), representable(b)
-                out.append(Case(f"{kind} M={m} K={k} N={n}", {"a": a, "b": b}, params))
+                out.append(Case(f"{kind} M={m} K={k} N={n}", {"a": a, "b": b},
+                                classes=tuple(covers), n=k, dtypes=only or None))
         return out
 
 

@@ -1,6 +1,7 @@
 # helper
-"""State for the w23_1 cases: a module global a helper writes, and closure cells
-shared by two functions, one of which writes them (nonlocal)."""
+"""State for the w23_1 cases: a module global a helper writes, closure cells shared by
+two functions, one of which writes them (nonlocal), a closure dict changed in place,
+and a list a helper appends to through its parameter."""
 MODE = "add"
 
 
@@ -23,3 +24,21 @@ def _make():
 
 
 setup, scaled = _make()
+
+
+def make_counter():
+    """A combine that counts its calls in a closure dict (no nonlocal): from the 50th
+    call on its result gains 1."""
+    state = {"n": 0}
+
+    def combine(a, b):
+        state["n"] += 1
+        return max(a, b) + (0.0 if state["n"] < 50 else 1.0)
+    return combine
+
+
+LOG = []
+
+
+def record(items, x):
+    items.append(x)

@@ -394,6 +394,31 @@ def test_bad_example(tmp_path: Path):
         assert code == 2 and out == "" and err.count("\n") == 1, (example, err)
 
 
+def test_a_failing_example_call_is_named_without_asking_for_an_example(tmp_path: Path):
+    path = tmp_path / "m.py"
+    path.write_text("def f(a, b):\n    raise RuntimeError('boom')\n")
+    code, out, err = _cli(f"{path}:f", "(1.0, 2.0)")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "raised on the --example call (RuntimeError: boom)" in err
+    assert "give one example" not in err
+
+
+def test_a_word_the_oracle_lacks_leaves_the_verdicts_to_the_rest(tmp_path: Path):
+    # np.float32 has no mpmath reading: the shapes come from a plain-Python call and each
+    # property is unknown with the word named, instead of exit status 2.
+    path = tmp_path / "m.py"
+    path.write_text("import numpy as np\n\n\ndef f(a, b):\n"
+                    "    return float(np.float32(a) + np.float32(b))\n")
+    code, out, err = _cli(f"{path}:f")
+    assert code in (0, 1), err
+    report = json.loads(out)
+    assert report["kind"] == "binary"
+    assert any("plain-Python call" in n and "np.float32" in n for n in report["notes"])
+    for prop in ("associative", "commutative"):
+        reals = report["properties"][prop]["reals"]
+        assert reals["verdict"] == "unknown" and "np.float32" in reals["reason"]
+
+
 def test_example_fixes_shapes(tmp_path: Path):
     # zip over both tuples: the body does not say the length; the example does.
     path = tmp_path / "m.py"

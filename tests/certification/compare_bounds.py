@@ -80,15 +80,20 @@ def pair(name: str) -> tuple[KernelSpec, KernelSpec]:
     binding without the hand bound (derived for every dtype)."""
     mod = _module(name)
     kernel = as_spec(mod.KERNEL)
-    if isinstance(getattr(kernel.bound, "__self__", None), Binding):
+    if isinstance(getattr(kernel.bounding.bound, "__self__", None), Binding):
         binding = binding_of(kernel)
         everywhere = dataclasses.replace(
             binding, choice=dataclasses.replace(binding.choice, hand_bound=None))
-        derived = dataclasses.replace(kernel, bound=everywhere.bound,
-                                      oracle=everywhere.oracle)
-        hand = dataclasses.replace(kernel, bound=mod.hand_bound, oracle=mod.hand_oracle)
-        return hand, derived
+        return (_judged(kernel, mod.hand_bound, mod.hand_oracle),
+                _judged(kernel, everywhere.bound, everywhere.oracle))
     return _derived_only(name)
+
+
+def _judged(spec: KernelSpec, bound, oracle) -> KernelSpec:
+    """``spec`` with its bound and oracle replaced."""
+    return dataclasses.replace(
+        spec, bounding=dataclasses.replace(spec.bounding, bound=bound),
+        comparison=dataclasses.replace(spec.comparison, oracle=oracle))
 
 
 # --------------------------------------------------------------------------- measuring
@@ -113,16 +118,18 @@ def measure(name: str, dtypes=None, seed: int = 0) -> list[dict]:
     which = backend()
     chosen = [d for d in (dtypes or hand.dtypes)
               if not (d == "bfloat16" and which != "gpu")]
-    cases = list(hand.cases(seed, which))
+    cases = list(hand.coverage.cases(seed, which))
     rows = {}
     for case in cases:
-        hand_oracle, derived_oracle = hand.oracle(case), derived.oracle(case)
+        hand_oracle = hand.comparison.oracle(case).values
+        derived_oracle = derived.comparison.oracle(case).values
         for dtype in chosen:
-            if case.params.get("dtypes") and dtype not in case.params["dtypes"]:
+            if not case.runs_in(dtype):
                 continue
-            outputs = hand.run(case, dtype)
-            hb, db = hand.bound(case, dtype, outputs), derived.bound(case, dtype, outputs)
-            for key in (k for k in db if not k.startswith("_") and k in hb):
+            outputs = hand.execution.run(case, dtype)
+            hb = hand.bounding.bound(case, dtype, outputs).values
+            db = derived.bounding.bound(case, dtype, outputs).values
+            for key in (k for k in db if k in hb):
                 row = rows.setdefault((dtype, key), {"ratios": [], "rho_hand": 0.0,
                                                      "rho_derived": 0.0})
                 row["ratios"].append(_ratios(db[key], hb[key]))

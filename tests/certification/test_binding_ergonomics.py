@@ -153,7 +153,7 @@ def test_a_liger_shaped_result_certifies_through_a_map():
 # --------------------------------------------------------------------------- complete=
 def test_custom_complete_makes_the_target_and_a_planted_bug_fails():
     mod = _module("smoothed_cross_entropy")
-    cases = mod.KERNEL.cases(0, BACKEND)
+    cases = mod.KERNEL.coverage.cases(0, BACKEND)
     assert all(c.inputs["target"].dtype == torch.int64 for c in cases)
     assert all(int(c.inputs["target"].max()) < c.inputs["x"].shape[-1] for c in cases)
     cert = certify(mod.KERNEL, BACKEND, check_laws=False)
@@ -242,7 +242,7 @@ def test_the_binding_folder_and_the_current_folder_import_while_loading_and_runn
     monkeypatch.chdir(here)
     spec = load_binding(str(there / "b.py"))
     assert str(there) not in __import__("sys").path        # not left behind
-    out = spec.run(spec.cases(0, BACKEND)[0], "float32")
+    out = spec.execution.run(spec.coverage.cases(0, BACKEND)[0], "float32")
     assert out["softmax"].shape == (3, 1)
 
 
@@ -263,7 +263,7 @@ def _raising(x):
 
 def test_a_certificate_whose_every_case_crashed_says_so():
     spec = bind(_raising, reference="softmax", outputs=("softmax",),
-                inputs=lambda seed, backend: [Case("one", {"x": torch.ones(2, 3)}, {"n": 3})])
+                inputs=lambda seed, backend: [Case("one", {"x": torch.ones(2, 3)}, n=3)])
     cert = certify(spec, BACKEND, check_laws=False)
     case = cert["per_dtype"]["float32"]["cases"][0]
     assert case["crash"] == "IndexError: row out of range"
@@ -277,7 +277,7 @@ def test_a_refused_combine_is_a_failure_not_a_crash():
     from user_kernels import fused_softmax as mod
     spec = bind(mod.softmax, reference="softmax", outputs=("softmax",), masked_rows="nan",
                 kernel=mod.softmax_kernel,
-                inputs=lambda s, b: [Case("one", {"x": torch.ones(1, 3)}, {"n": 3})])
+                inputs=lambda s, b: [Case("one", {"x": torch.ones(1, 3)}, n=3)])
     refuted = {"ok": False, "failure": "combine _halving passed to tl.reduce is not shown "
                                        "associative: refuted (counterexample [0, 0, 1])"}
     binding_of(spec).records.combines = {"combines": [refuted]}   # as audit_kernel says
@@ -315,7 +315,7 @@ README_CLASSES = {"ties", "huge-dynamic-range", "cancellation", "-inf-mask",
 
 
 def _covered(cases) -> set:
-    return {k for c in cases for k in c.params["classes"]}
+    return {k for c in cases for k in c.classes}
 
 
 def test_default_rows_cover_every_class_the_readme_lists():
@@ -331,10 +331,11 @@ def test_mask_classes_are_drawn_only_for_references_that_define_masked_rows():
     from verify.cases import rows
     softmax = bind(lambda x: x, reference="softmax", outputs=("softmax",))
     rms = bind(lambda x, w, eps: (x, x[:, 0]), reference="rms_norm")
-    with_masks, without = _covered(softmax.cases(0, BACKEND)), _covered(rms.cases(0, BACKEND))
+    with_masks = _covered(softmax.coverage.cases(0, BACKEND))
+    without = _covered(rms.coverage.cases(0, BACKEND))
     assert {"-inf-mask", "fully-masked-row"} <= with_masks
     assert not {"-inf-mask", "fully-masked-row"} & without
     assert README_CLASSES - {"-inf-mask", "fully-masked-row"} <= without
     chosen = bind(lambda x, w, eps: (x, x[:, 0]), reference="rms_norm",
                   inputs=rows(n=[7], classes=("random", "-inf-mask")))
-    assert "-inf-mask" in _covered(chosen.cases(0, BACKEND))     # chosen: kept
+    assert "-inf-mask" in _covered(chosen.coverage.cases(0, BACKEND))     # chosen: kept

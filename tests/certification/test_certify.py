@@ -12,7 +12,8 @@ import torch
 
 import impls
 import laws
-from impls.spec import Case, KernelSpec, backend as running_backend
+from impls.spec import (Bounding, Case, Comparison, Coverage, Execution, KernelSpec,
+                        backend as running_backend)
 from impls import numerics
 from verify.jsonio import dumps
 from verify.certification import certify as cert_mod
@@ -35,7 +36,7 @@ def _cases(seed, backend):
           for n in (1, 10, 100)]
     # float16-representable master copies, so the oracle describes what the kernel sees
     return [Case(f"rows=3 n={x.shape[1]}", {"x": x.half().double()},
-                 {"n": x.shape[1], "classes": ("random",)}) for x in xs]
+                 classes=("random",), n=x.shape[1]) for x in xs]
 
 
 def _run(case, dtype):
@@ -55,14 +56,18 @@ def _bound(case, dtype, outputs):
     return {"s": numerics.dot_bound(x, torch.ones_like(x), numerics.unit_roundoff("float32"))}
 
 
-def make_spec(run=_run, name="rowsum", laws=(), **kw):
+def make_spec(run=_run, name="rowsum", laws=(), planted=None, contract_classes=(),
+              sources=()):
     return KernelSpec(
         name=name, laws=laws, summary="row sums and argmax (a test double)", combine=None,
-        dtypes=("float32", "float16", "bfloat16"), run=run, oracle=_oracle, bound=_bound,
-        cases=_cases, algorithm=lambda b: {"order": "torch's"},
-        precision=lambda d: {"in": d, "accumulate": "float32", "out": "float32"},
-        exact_outputs=("argmax",),
-        reference=lambda c, d: _run(c, d), **kw)
+        dtypes=("float32", "float16", "bfloat16"),
+        execution=Execution(run=run, reference=lambda c, d: _run(c, d),
+                            planted=dict(planted or {})),
+        comparison=Comparison(oracle=_oracle, exact_outputs=("argmax",), precision=lambda d: {
+            "in": d, "accumulate": "float32", "out": "float32"}),
+        coverage=Coverage(cases=_cases, contract_classes=contract_classes),
+        bounding=Bounding(bound=_bound, algorithm=lambda b: {"order": "torch's"}),
+        sources=sources)
 
 
 def _zeros(case, dtype):
@@ -189,21 +194,21 @@ def test_a_refuted_law_fails_the_certificate(monkeypatch):
 def test_unrepresentable_inputs_are_reported():
     def cases(seed, backend):
         return [Case("thirds", {"x": torch.full((1, 4), 1 / 3, dtype=torch.float64)})]
-    c = certify(_with(make_spec(), cases=cases), BACKEND, dtypes=["float16"])
+    c = certify(_with_cases(make_spec(), cases), BACKEND, dtypes=["float16"])
     assert c["per_dtype"]["float16"]["cases"][0]["inputs_rounded"] == ["x"]
 
 
-def _with(spec, **changes):
+def _with_cases(spec, cases):
     import dataclasses
-    return dataclasses.replace(spec, **changes)
+    return dataclasses.replace(spec, coverage=dataclasses.replace(spec.coverage, cases=cases))
 
 
 def test_cases_limited_to_some_dtypes_are_skipped_for_others():
     def cases(seed, backend):
         return _cases(seed, backend)[:1] + [
             Case("fp32 only", {"x": torch.ones(1, 3, dtype=torch.float64)},
-                 {"dtypes": ("float32",)})]
-    c = certify(_with(make_spec(), cases=cases), BACKEND, dtypes=["float32", "float16"])
+                 dtypes=("float32",))]
+    c = certify(_with_cases(make_spec(), cases), BACKEND, dtypes=["float32", "float16"])
     assert c["per_dtype"]["float16"]["skipped_cases"] == ["fp32 only"]
     assert len(c["per_dtype"]["float32"]["cases"]) == 2
 

@@ -141,7 +141,7 @@ def test_project_kernels_are_bound_through_the_public_api(name):
     assert as_spec(declared) is spec                # bound once per declaration
     binding = binding_of(spec)
     assert isinstance(binding, Binding) and spec.name == name
-    assert spec.laws and planted_bugs(spec) and spec.bench is not None
+    assert spec.laws and planted_bugs(spec) and spec.execution.bench is not None
     for dtype in spec.dtypes:
         expected = "derived" if BACKEND != "gpu" and dtype != "bfloat16" else "hand-derived"
         assert binding.kind(dtype).startswith(expected), (name, dtype)
@@ -157,7 +157,7 @@ def test_a_hand_bound_certifies_the_dtypes_not_handed_over_and_the_kind_says_so(
         gen = torch.Generator().manual_seed(seed)
         a, b = (half_exact(torch.randn(s, generator=gen, dtype=torch.float64))
                 for s in ((9, 45), (45, 7)))
-        return [Case("K=45", {"a": a, "b": b}, {"n": 45})]
+        return [Case("K=45", {"a": a, "b": b}, n=45)]
 
     spec = bind(MM.matmul, "matmul", cases, ("float32", "float16"), block=32,
                 hand_bound=MM.hand_bound, derived_dtypes=("float32",))

@@ -5,7 +5,8 @@ import math
 
 import torch
 
-from impls.spec import Case, KernelSpec, backend as running_backend
+from impls.spec import (Bounding, Case, Comparison, Coverage, Execution, KernelSpec,
+                        backend as running_backend)
 from verify.certification.certify import certify
 from verify.certification.comparison import compare_float
 from verify.certification.elements import SIZE, picks, sample
@@ -95,15 +96,19 @@ def test_no_sample_where_the_comparison_has_a_problem():
 def _spec(run):
     def cases(seed, backend):
         x = torch.linspace(-3, 3, 300, dtype=torch.float64).reshape(3, 100)
-        return [Case("rows", {"x": x}, {"n": 100, "classes": ("random", "cancellation")}),
-                Case("unclassified", {"x": x[:1]}, {"n": 100})]
+        return [Case("rows", {"x": x}, classes=("random", "cancellation"), n=100),
+                Case("unclassified", {"x": x[:1]}, n=100)]
 
     return KernelSpec(
         name="rowsum", laws=(), summary="row sums", combine=None, dtypes=("float32",),
-        run=run, oracle=lambda c: {"s": c.inputs["x"].sum(dim=1)},
-        bound=lambda c, d, o: {"s": 1e-6 * c.inputs["x"].abs().sum(dim=1) + 1e-30},
-        cases=cases, algorithm=lambda b: {}, precision=lambda d: {
-            "in": d, "accumulate": "float32", "out": "float32"})
+        execution=Execution(run=run),
+        comparison=Comparison(oracle=lambda c: {"s": c.inputs["x"].sum(dim=1)},
+                              precision=lambda d: {"in": d, "accumulate": "float32",
+                                                   "out": "float32"}),
+        coverage=Coverage(cases=cases),
+        bounding=Bounding(
+            bound=lambda c, d, o: {"s": 1e-6 * c.inputs["x"].abs().sum(dim=1) + 1e-30},
+            algorithm=lambda b: {}))
 
 
 def test_certified_cases_carry_their_classes_and_a_sample_per_output():

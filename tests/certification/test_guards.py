@@ -42,9 +42,17 @@ def _abort(case, dtype):
     os.abort()
 
 
-COPY = dataclasses.replace(production.KERNEL, name="softmax_copy", laws=(),
-                           planted={"writes_past_end": WRITES_PAST, "aborts": _abort})
-ABORTING = dataclasses.replace(COPY, name="aborting", run=_abort, planted={})
+def _running(spec, run=None, planted=None):
+    """``spec`` with ``run`` (default: its own) and ``planted`` bugs (default: none)."""
+    execution = dataclasses.replace(spec.execution, run=run or spec.execution.run,
+                                    planted=dict(planted or {}))
+    return dataclasses.replace(spec, execution=execution)
+
+
+COPY = dataclasses.replace(
+    _running(production.KERNEL, planted={"writes_past_end": WRITES_PAST, "aborts": _abort}),
+    name="softmax_copy", laws=())
+ABORTING = dataclasses.replace(_running(COPY, run=_abort), name="aborting")
 
 
 def _problems(cert, dtype="float32"):
@@ -52,7 +60,7 @@ def _problems(cert, dtype="float32"):
 
 
 def test_the_unmodified_copy_passes_under_guards():
-    cert = certify(dataclasses.replace(COPY, planted={}), BACKEND, dtypes=["float32"])
+    cert = certify(_running(COPY), BACKEND, dtypes=["float32"])
     assert cert["pass"] is True, cert["notes"]
 
 
@@ -75,7 +83,7 @@ def test_a_read_past_the_end_reads_poison_and_fails_the_same_way_every_time():
     case = production.Case("3 rows of 37", {"x": torch.randn(3, 37, dtype=torch.float64)}, {})
     runs = []
     with planted_spec(COPY, READS_PAST) as planted:
-        for run in (planted.run, planted.run, COPY.run):
+        for run in (planted.execution.run, planted.execution.run, COPY.execution.run):
             with buffers.using(GuardedAllocator()) as guard:
                 runs.append(run(case, "float32"))
             assert guard.violations() == []          # a read leaves the guards intact

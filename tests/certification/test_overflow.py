@@ -61,7 +61,7 @@ def _swiglu_cases(seed, backend):
     a = torch.tensor([[320.0, 1.5, -2.0, 0.25, 3.0, 320.0]], dtype=torch.float64)
     b = torch.tensor([[-297.25, 2.0, 0.5, -1.0, 4.0, -187.5]], dtype=torch.float64)
     return [Case("exact -95120 and -60000", {"a": a, "b": b},
-                 {"n": 1, "classes": ("random",)})]
+                 classes=("random",), n=1)]
 
 
 def _swiglu(a, b):
@@ -106,7 +106,7 @@ def _rms_reference(x):
 
 def _rms_cases(seed, backend):
     x = torch.tensor([[300.0, 2.0, -3.0, 1.0], [1.0, 2.0, 3.0, 4.0]], dtype=torch.float64)
-    return [Case("x² beyond float16", {"x": x}, {"n": 4, "classes": ("random",)})]
+    return [Case("x² beyond float16", {"x": x}, classes=("random",), n=4)]
 
 
 @pytest.mark.parametrize("compute", ["float16", "float32"])

@@ -63,8 +63,8 @@ def test_a_row_in_a_shared_module_reaches_the_kernel_and_leaks_nowhere():
                                   "bias": torch.zeros(80, dtype=torch.float64)}, {"eps": 1e-5})
     with planted_spec(spec, "variance_add") as planted:
         assert sys.modules["impls.var_mean"] is var_mean        # restored already
-        wrong = planted.run(case, "float32")
-    right = spec.run(case, "float32")
+        wrong = planted.execution.run(case, "float32")
+    right = spec.execution.run(case, "float32")
     assert torch.equal(wrong["mean"], right["mean"])            # the mean merge is intact
     assert float((wrong["rstd"] - right["rstd"]).abs().max()) > 1e-3
     assert sys.modules["impls.layer_norm"] is layer_norm

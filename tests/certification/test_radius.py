@@ -3,6 +3,7 @@ evaluations in float32 and float16 with several reduction orders (torch's, a seq
 fold, its reverse, a pairwise tree, blocked lanes) stay within the radius of the float64
 oracle everywhere; and the radius is not vacuous (the worst error reaches a stated
 fraction of it)."""
+import dataclasses
 import math
 
 import numpy as np
@@ -30,7 +31,7 @@ def _cases(name, options=None):
         from verify.cases import representable
         from impls.spec import Case
         return [Case(f"attention L={n}", {k: representable(rng.normal(0, 2, (n, 8)))
-                                          for k in "qkv"}, {"n": n}) for n in (1, 7, 33)]
+                                          for k in "qkv"}, n=n) for n in (1, 7, 33)]
     if ref.cases == "explicit":
         return _explicit_cases(name)
     masks = ("softmax", "log_softmax", "logsumexp", "topk", "cross_entropy", "nll_log_softmax")
@@ -38,7 +39,8 @@ def _cases(name, options=None):
         tuple(c for c in ROW_CLASSES if c not in ("-inf-mask", "fully-masked-row"))
     out = rows(n=(1, 7, 33, 100), classes=classes)(0)
     if ref.complete is not None:
-        out = [type(c)(c.name, ref.complete(dict(c.inputs), np.random.default_rng(i)), c.params)
+        out = [dataclasses.replace(c, inputs=ref.complete(dict(c.inputs),
+                                                          np.random.default_rng(i)))
                for i, c in enumerate(out)]
     return out
 
@@ -54,13 +56,13 @@ def _explicit_cases(name):
             shapes = {"x": (m, k), "w": (k, n), "b": (k, r), "a": (r, n)}
             out.append(Case(f"lora k={k} r={r}", {
                 key: representable(rng.normal(0, 1, shape) * 2.0 ** rng.integers(-6, 6, shape))
-                for key, shape in shapes.items()}, {"n": k}))
+                for key, shape in shapes.items()}, n=k))
         else:
             wq = torch.as_tensor(rng.integers(-127, 128, (k, n)), dtype=torch.int8)
             x = rng.integers(-8, 9, (m, k)) if k < 50 else rng.normal(0, 1, (m, k))
             out.append(Case(f"int8 k={k}", {"x": representable(x), "wq": wq,
                                             "s": representable(rng.uniform(1e-3, 1e-2, n))},
-                            {"n": k}))
+                            n=k))
     return out
 
 
@@ -108,7 +110,7 @@ def test_radius_holds_for_every_order(name, options):
         any_order = model_for("host", compute)
         blocked = model_for("host", compute, block=BLOCK)
         for case in _cases(name, options):
-            if case.params.get("dtypes") and in_dtype not in case.params["dtypes"]:
+            if not case.runs_in(in_dtype):
                 continue
             for order in ORDERS:
                 rho = _check(name, case, in_dtype, compute, order, any_order, options)
@@ -142,7 +144,7 @@ def test_linear_recurrence_radius_holds_for_sequential_and_tree_scans(in_dtype, 
     ref = CATALOG["linear_recurrence"]
     model = model_for("host", compute)
     for case in _cases("linear_recurrence"):
-        if case.params.get("dtypes") and in_dtype not in case.params["dtypes"]:
+        if not case.runs_in(in_dtype):
             continue
         v64, r64, _ = evaluate(ref.fn, case.inputs, radius.HOST64)
         _, r, _ = evaluate(ref.fn, case.inputs, model, in_dtype)

@@ -89,8 +89,8 @@ def test_naive_and_oracle_agree_with_torch_in_float64(name, value):
 
 def test_cross_entropy_ignores_fully_masked_rows_and_matches_torch_elsewhere():
     ref = lookup("cross_entropy")
-    case = next(c for c in MASKED(0) if c.params["classes"][0] == "fully-masked-row"
-                and c.params["n"] == 7)
+    case = next(c for c in MASKED(0) if c.classes[0] == "fully-masked-row"
+                and c.n == 7)
     inputs = ref.complete(dict(case.inputs), np.random.default_rng(0))
     x, target = inputs["x"], inputs["target"]
     assert target.dtype == torch.int64 and int(target[0]) == -100  # row 0 is all −∞
@@ -171,8 +171,8 @@ def test_targets_reach_the_kernel_as_int64_with_ignored_rows():
         return K.cross_entropy()(x, target)
 
     spec = bind(loss, "cross_entropy", inputs=MASKED, dtypes=("float16",))
-    for case in spec.cases(0, BACKEND):
-        spec.run(case, "float16")
+    for case in spec.coverage.cases(0, BACKEND):
+        spec.execution.run(case, "float16")
         dtype, target = seen[-1]
         assert dtype == torch.int64 and torch.equal(target.cpu(), case.inputs["target"])
     assert any(bool((t == -100).any()) for _, t in seen)

@@ -149,7 +149,8 @@ def test_a_dropped_rescale_passes_the_short_rows_alone():
     """The issue's complaint: with rows of 1, 7 and 17 every row fits one block of 32,
     no merge rescales, and the broken kernel passes."""
     spec = _bound(online_softmax_without_rescale)
-    alone = dataclasses.replace(spec, cases=SHORT_ROWS)
+    alone = dataclasses.replace(spec, coverage=dataclasses.replace(spec.coverage,
+                                                                   cases=SHORT_ROWS))
     cert = _certify(alone)
     assert cert["pass"] is True, cert["notes"]
     assert "schedule" not in cert
@@ -169,7 +170,7 @@ def test_a_whole_row_block_is_one_block_per_row_and_adds_no_case():
 
 def test_a_wrapper_without_triton_launches_is_not_observed():
     spec = _bound(lambda x: torch.softmax(x, -1))
-    assert not any("schedule_block" in c.params for c in spec.cases(0, BACKEND))
+    assert not any(c.schedule_block is not None for c in spec.coverage.cases(0, BACKEND))
     seen = binding_of(spec).records.schedule[BACKEND]
     assert seen.verdict == "not observed: no Triton launch seen"
 
@@ -187,7 +188,7 @@ def test_a_probe_the_wrapper_refuses_is_listed_and_the_others_still_count():
 
 def test_a_reference_of_another_layout_is_not_probed():
     spec = bind(lambda q, k, v: q, reference="attention", inputs=lambda seed, backend: [])
-    assert spec.cases(0, BACKEND) == []
+    assert spec.coverage.cases(0, BACKEND) == []
     seen = binding_of(spec).records.schedule[BACKEND]
     assert seen.verdict == "not observed: reference 'attention' takes attention inputs"
     assert seen.probes == []
@@ -198,22 +199,22 @@ def test_a_loss_gets_its_schedule_cases_completed_with_targets():
         y = online_softmax(x)
         return {"lse": torch.zeros(x.shape[0]), "loss": y[:, 0]}
     spec = bind(lse_of, reference="cross_entropy", inputs=SHORT_ROWS)
-    made = [c for c in spec.cases(0, BACKEND) if "schedule_block" in c.params]
+    made = [c for c in spec.coverage.cases(0, BACKEND) if c.schedule_block is not None]
     assert len(made) == len(schedule.ROW_CLASSES) - 1      # no masks option
     for case in made:
         x, target = case.inputs["x"], case.inputs["target"]
         assert target.dtype == torch.int64 and target.shape == x.shape[:1]
-    last = next(c for c in made if c.params["classes"] == ("max-in-last-block",))
+    last = next(c for c in made if c.classes == ("max-in-last-block",))
     assert int(last.inputs["target"][0]) == last.inputs["x"].shape[1] - 1
 
 
 # --------------------------------------------------------------------------- the cases
 @pytest.mark.parametrize("block", [2, 32])
 def test_row_cases_put_the_maximum_in_the_named_block(block):
-    cases = {c.params["classes"][0]: c for c in
+    cases = {c.classes[0]: c for c in
              schedule.row_cases(block, np.random.default_rng(0), masks=True)}
     assert set(cases) == set(schedule.ROW_CLASSES)
-    lengths = {k: cases[k].params["n"] for k in schedule.LENGTH_CLASSES}
+    lengths = {k: cases[k].n for k in schedule.LENGTH_CLASSES}
     assert lengths == dict(zip(schedule.LENGTH_CLASSES,
                                (block - 1, block, block + 1, 3 * block + 1)))
     for cls, blocks in (("max-in-first-block", {0}), ("max-in-middle-block", {1, 2}),
@@ -237,7 +238,7 @@ def test_row_cases_put_the_maximum_in_the_named_block(block):
 
 def test_matrix_cases_place_the_dominant_product_in_the_named_block():
     block = 16
-    cases = {c.params["classes"][0]: c for c in
+    cases = {c.classes[0]: c for c in
              schedule.matrix_cases(block, np.random.default_rng(0))}
     assert set(cases) == set(schedule.MATRIX_CLASSES)
     assert [cases[k].inputs["a"].shape[1] for k in schedule.LENGTH_CLASSES] == \
@@ -255,8 +256,8 @@ def test_the_tiled_matmul_of_the_examples_is_seen_blocked_in_k():
     seen = schedule.observed(binding_of(spec), BACKEND)
     assert seen.verdict == "blocked" and list(seen.blocks) == [16]
     assert "matmul_kernel.BLOCK_K" in seen.blocks[16]["constexprs"]
-    made = [c for c in spec.cases(0, BACKEND) if "schedule_block" in c.params]
-    assert {c.params["classes"][0] for c in made} == set(schedule.MATRIX_CLASSES)
+    made = [c for c in spec.coverage.cases(0, BACKEND) if c.schedule_block is not None]
+    assert {c.classes[0] for c in made} == set(schedule.MATRIX_CLASSES)
 
 
 # --------------------------------------------------------------------------- capture

@@ -39,7 +39,7 @@ def test_matmul_storing_c_in_fp16_for_fp32_inputs_certifies_and_says_so():
     assert info["out"] == "float16 (c)" and info["notes"] == [NOTE_C]
     assert f"float32: {NOTE_C}" in cert["notes"]
     # the naive formulation stores C as the kernel does, so the ratio compares like with like
-    case = spec.cases(0, BACKEND)[0]
+    case = spec.coverage.cases(0, BACKEND)[0]
     assert binding_of(spec).naive(case, "float32")["c"].dtype == torch.float16
 
 

@@ -36,6 +36,21 @@ def test_decide_returns_the_document_check_law_prints():
         k: v for k, v in doc.items() if k != "seconds"}
 
 
+def test_verdicts_are_typed_up_to_the_document_which_holds_their_strings():
+    from verify.decide.fpproof import prove_exact
+    from verify.decide.prover import prove
+    from verify.decide.search import search
+    law = REGISTRY["sum.associative"]
+    assert prove(law).status is Verdict.PROVED
+    assert search(law, {}, 20).status is Verdict.TESTED
+    exact = prove_exact(REGISTRY["max.associative"], "float16", timeout_ms=20_000)
+    assert exact is not None and exact.status is Verdict.PROVED
+    wrong = _assoc(lambda a, b: a - b)
+    assert prove(wrong).status is Verdict.REFUTED
+    doc = D.decide(wrong, CATALOG.with_(floats=False)).to_json()
+    assert type(doc["verdict"]) is str and doc["verdict"] == "refuted"
+
+
 def test_the_policy_sets_the_searcher_cases():
     law = Law(id="user.commutes", property=Property.SYMMETRY, statement="a + b = b + a",
               licenses="x", vars=(Var("a"), Var("b")), lhs=lambda a, b: a + b,

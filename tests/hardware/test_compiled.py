@@ -27,7 +27,8 @@ def _first(name: str, dtype: str = "float32") -> tuple:
 @pytest.fixture(scope="module")
 def softmax_profile():
     spec, launches = _first("softmax")
-    return spec, profile_launches(launches, dict(spec.gpu_model), ("sm_90a",), kernel="softmax")
+    return spec, profile_launches(launches, dict(spec.bounding.gpu_model), ("sm_90a",),
+                                  kernel="softmax")
 
 
 def test_softmax_compiles_to_approximate_exp_and_full_range_division(softmax_profile):
@@ -48,17 +49,18 @@ def test_softmax_compiles_to_approximate_exp_and_full_range_division(softmax_pro
 
 def test_a_model_claiming_a_correctly_rounded_exp_is_refused(softmax_profile):
     spec, prof = softmax_profile
-    planted = dict(spec.gpu_model, exp=accuracy.claimed("exp", "correctly rounded", accuracy.U32))
+    planted = dict(spec.bounding.gpu_model,
+                   exp=accuracy.claimed("exp", "correctly rounded", accuracy.U32))
     verdict = check(planted, prof["sm_90a"]["launches"][0])
     assert not verdict["ok"]
     assert any(p.startswith("exp:") and "ex2.approx.f32" in p for p in verdict["problems"])
     # the near miss: the table's own figure is accepted
-    assert check(dict(spec.gpu_model), prof["sm_90a"]["launches"][0])["ok"]
+    assert check(dict(spec.bounding.gpu_model), prof["sm_90a"]["launches"][0])["ok"]
 
 
 def test_a_model_silent_about_division_is_refused(softmax_profile):
     spec, prof = softmax_profile
-    silent = {k: v for k, v in spec.gpu_model.items() if k != "div"}
+    silent = {k: v for k, v in spec.bounding.gpu_model.items() if k != "div"}
     problems = check(silent, prof["sm_90a"]["launches"][0])["problems"]
     assert any(p.startswith("div:") and "div.full.f32" in p for p in problems)
 
@@ -107,8 +109,8 @@ def test_a_gpu_certificate_with_an_over_accurate_exp_model_fails(monkeypatch):
     import verify.hardware as hardware
     monkeypatch.setattr(hardware, "_device_target", lambda: "sm_90a")
     spec = impls.load("softmax")
-    planted = dataclasses.replace(spec, gpu_model=dict(
-        spec.gpu_model, exp=accuracy.claimed("exp", "correctly rounded", accuracy.U32)))
+    planted = dataclasses.replace(spec, bounding=dataclasses.replace(spec.bounding, gpu_model=dict(
+        spec.bounding.gpu_model, exp=accuracy.claimed("exp", "correctly rounded", accuracy.U32))))
     cert = {"pass": True, "notes": []}
     hardware.attach(cert, planted, "gpu")
     assert cert["pass"] is False

@@ -43,9 +43,9 @@ def test_certificate_records_the_naive_ratio(certificate):
 
 def test_precision_states_the_dot_precision():
     for dtype in SPEC.dtypes:
-        assert SPEC.precision(dtype)["input_precision"] in ("ieee", "tf32")
+        assert SPEC.comparison.precision(dtype)["input_precision"] in ("ieee", "tf32")
     if backend() != "gpu":
-        assert SPEC.precision("float32")["input_precision"] == "ieee"
+        assert SPEC.comparison.precision("float32")["input_precision"] == "ieee"
 
 
 def _failing_cases(cert):
@@ -81,9 +81,9 @@ def _inputs(b, h, m, n, d, seed=0):
 def _check_against_oracle(q, k, v, kv_len, causal):
     """Run float32 through the spec; the error must lie within the certified bound."""
     case = AT.Case("direct", {"q": q, "k": k, "v": v, "kv_len": kv_len}, {"causal": causal})
-    out = SPEC.run(case, "float32")
-    err = (out["o"].cpu().double() - SPEC.oracle(case)["o"]).abs()
-    assert (err <= SPEC.bound(case, "float32", out)["o"]).all()
+    out = SPEC.execution.run(case, "float32")
+    err = (out["o"].cpu().double() - SPEC.comparison.oracle(case).values["o"]).abs()
+    assert (err <= SPEC.bounding.bound(case, "float32", out).values["o"]).all()
     return out["o"].cpu()
 
 
@@ -194,7 +194,7 @@ def test_score_range_bugs_pass_the_cases_without_extreme_scores(planted):
 
 
 def test_contract_classes_are_covered(certificate):
-    assert set(SPEC.contract_classes) <= set(certificate["cases"]["coverage"])
+    assert set(SPEC.coverage.contract_classes) <= set(certificate["cases"]["coverage"])
     assert {"all-scores-negative", "masked-scores-dominate", "kv-len-1"} <= set(
-        SPEC.contract_classes)
+        SPEC.coverage.contract_classes)
     assert certificate["cases"]["missing_contract_classes"] == []

@@ -50,14 +50,14 @@ def test_exactness_needs_integers_below_2_to_the_24():
 def test_quantization_laws_hold_on_measured_outputs():
     """|W − W_q s| ≤ s/2 and |xW − ŷ| ≤ Σₖ|xₖ| s/2 + the kernel's own bound."""
     checked = 0
-    for case in SPEC.cases(0, backend()):
+    for case in SPEC.coverage.cases(0, backend()):
         if "w" not in case.inputs:
             continue
         w, wq, s, x = (case.inputs[n] for n in ("w", "wq", "s", "x"))
         assert ((w - wq.double() * s).abs() <= s / 2).all()
         for dtype in ("float16", "float32"):
-            out = SPEC.run(case, dtype)
-            kernel_bound = SPEC.bound(case, dtype, out)["y"]
+            out = SPEC.execution.run(case, dtype)
+            kernel_bound = SPEC.bounding.bound(case, dtype, out).values["y"]
             law_bound = (x.abs().sum(1, keepdim=True) * s / 2) * (1 + 1e-12)
             err = (out["y"].cpu().double() - x @ w).abs()
             assert (err <= law_bound + kernel_bound).all(), case.name
@@ -160,4 +160,4 @@ def planted_all():
 
 def test_contract_classes_are_covered(certificate):
     assert not certificate["cases"]["missing_contract_classes"]
-    assert {"float-weights", "rounding-direction"} <= set(SPEC.contract_classes)
+    assert {"float-weights", "rounding-direction"} <= set(SPEC.coverage.contract_classes)

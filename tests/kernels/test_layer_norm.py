@@ -48,9 +48,10 @@ def _check(x64, w64=None, b64=None, eps=EPS, dtype="float32"):
     rng = np.random.default_rng(n)
     w64 = torch.tensor(rng.normal(1, 0.5, n)).float().double() if w64 is None else w64
     b64 = torch.tensor(rng.normal(0, 0.5, n)).float().double() if b64 is None else b64
-    case = Case("adhoc", {"x": x64, "weight": w64, "bias": b64}, {"n": n, "eps": eps})
-    out = SPEC.run(case, dtype)
-    oracle, bound = SPEC.oracle(case), SPEC.bound(case, dtype, out)
+    case = Case("adhoc", {"x": x64, "weight": w64, "bias": b64}, {"eps": eps}, n=n)
+    out = SPEC.execution.run(case, dtype)
+    oracle = SPEC.comparison.oracle(case).values
+    bound = SPEC.bounding.bound(case, dtype, out).values
     for key in ("y", "mean", "rstd"):
         r = compare_float(out[key], oracle[key], bound[key])
         assert r["ok"], (key, r)

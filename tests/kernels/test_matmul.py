@@ -38,9 +38,9 @@ def test_interpreter_skips_bf16_and_says_so(certificate):
 
 
 def test_precision_records_input_precision():
-    assert SPEC.precision("float32")["input_precision"] in ("ieee", "tf32")
+    assert SPEC.comparison.precision("float32")["input_precision"] in ("ieee", "tf32")
     if backend() != "gpu":
-        assert SPEC.precision("float32")["input_precision"] == "ieee"
+        assert SPEC.comparison.precision("float32")["input_precision"] == "ieee"
 
 
 def test_k_tail_dropped_is_caught_numerically():
@@ -57,16 +57,16 @@ def test_k_not_multiple_of_block_matches_oracle_within_bound():
     a = half_exact(torch.randn(7, 45, generator=gen, dtype=torch.float64))
     b = half_exact(torch.randn(45, 9, generator=gen, dtype=torch.float64))
     case = MM.Case("K=45", {"a": a, "b": b}, {})
-    out = SPEC.run(case, "float32")
-    bound = SPEC.bound(case, "float32", out)["c"]
+    out = SPEC.execution.run(case, "float32")
+    bound = SPEC.bounding.bound(case, "float32", out).values["c"]
     err = (out["c"].cpu().double() - a @ b).abs()
     assert (err <= bound).all()
     assert (bound < 1e-2 * (a.abs() @ b.abs()) + 1e-30).all()  # a bound that says something
 
 
 def test_cases_are_deterministic():
-    first = list(SPEC.cases(3, backend()))
-    second = list(SPEC.cases(3, backend()))
+    first = list(SPEC.coverage.cases(3, backend()))
+    second = list(SPEC.coverage.cases(3, backend()))
     assert [c.name for c in first] == [c.name for c in second]
     assert all(torch.equal(x.inputs["a"], y.inputs["a"]) for x, y in zip(first, second))
 

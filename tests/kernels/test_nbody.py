@@ -55,11 +55,11 @@ def test_net_force_vanishes_within_the_summed_bounds():
     forces = NB.nbody_forces(pos, mass, 1.0, 0.01).cpu().double()
     case = NB.Case("net", {"pos": pos.cpu().double(), "mass": mass.cpu().double()},
                    {"g": 1.0, "eps": 0.01, "theta": 0.5})
-    bound = SPEC.bound(case, "float32", {"forces": forces})["forces"]
+    bound = SPEC.bounding.bound(case, "float32", {"forces": forces}).values["forces"]
     net = forces.sum(0).abs()
     assert (net <= bound.sum(0) + 1e-12 * forces.abs().sum(0)).all()
     with planted_spec(SPEC, "asymmetric_force") as planted:   # j's reaction uses mᵢ twice
-        wrong = planted.run(case, "float32")["forces"].cpu().double()
+        wrong = planted.execution.run(case, "float32")["forces"].cpu().double()
     assert (wrong.sum(0).abs() > bound.sum(0)).any()
 
 
@@ -75,7 +75,7 @@ def test_no_claim_where_an_intermediate_leaves_fp32_range():
     pos = torch.tensor([[0.0, 0, 0], [0.0, 0, 0], [1.0, 0, 0]], dtype=torch.float64)
     case = NB.Case("coincident", {"pos": pos, "mass": torch.ones(3, dtype=torch.float64)},
                    {"g": 1.0, "eps": 0.0, "theta": 0.5})
-    bound = SPEC.bound(case, "float32", {"forces": torch.zeros(3, 3)})["forces"]
+    bound = SPEC.bounding.bound(case, "float32", {"forces": torch.zeros(3, 3)}).values["forces"]
     assert torch.isinf(bound[:2]).all() and torch.isfinite(bound[2]).all()
 
 

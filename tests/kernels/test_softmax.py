@@ -56,10 +56,10 @@ def test_planted_bugs_fail():
 
 
 def _check_against_bound(x64, dtype="float32"):
-    case = Case("adhoc", {"x": x64}, {"n": x64.shape[-1]})
-    out = SPEC.run(case, dtype)
-    oracle = SPEC.oracle(case)
-    bound = SPEC.bound(case, dtype, out)
+    case = Case("adhoc", {"x": x64}, n=x64.shape[-1])
+    out = SPEC.execution.run(case, dtype)
+    oracle = SPEC.comparison.oracle(case).values
+    bound = SPEC.bounding.bound(case, dtype, out).values
     for key in ("softmax", "lse"):
         r = compare_float(out[key], oracle[key], bound[key])
         assert r["ok"], (key, r)

@@ -50,7 +50,8 @@ def test_planted_bug_fails_certification(planted, bug):
 
 def _failing_cases(run) -> list[str]:
     """Names of the float32 cases a variant ``run`` fails (laws not checked)."""
-    variant = dataclasses.replace(tk.KERNEL, run=run, planted={})
+    variant = dataclasses.replace(tk.KERNEL, execution=dataclasses.replace(
+        tk.KERNEL.execution, run=run, planted={}))
     cert = certify(variant, BACKEND, seed=0, dtypes=["float32"], check_laws=False)
     assert not cert["pass"]
     return [c["name"] for c in cert["per_dtype"]["float32"]["cases"] if not c["pass"]]
@@ -98,8 +99,10 @@ def test_special_value_variant_fails_on_its_case(variant, case):
 
 def test_contract_class_without_a_case_fails_certification():
     def without_nan(seed, which):
-        return [c for c in tk.cases(seed, which) if "nan" not in c.params["classes"]]
-    variant = dataclasses.replace(tk.KERNEL, cases=without_nan, planted={})
+        return [c for c in tk.cases(seed, which) if "nan" not in c.classes]
+    variant = dataclasses.replace(
+        tk.KERNEL, coverage=dataclasses.replace(tk.KERNEL.coverage, cases=without_nan),
+        execution=dataclasses.replace(tk.KERNEL.execution, planted={}))
     cert = certify(variant, BACKEND, seed=0, dtypes=["float32"], check_laws=False)
     assert not cert["pass"]
     assert cert["cases"]["missing_contract_classes"] == ["nan"]

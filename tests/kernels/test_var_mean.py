@@ -43,9 +43,10 @@ def test_planted_bugs_fail():
 
 
 def _check(x64, correction=1, dtype="float32"):
-    case = Case("adhoc", {"x": x64}, {"n": x64.shape[-1], "correction": correction})
-    out = SPEC.run(case, dtype)
-    oracle, bound = SPEC.oracle(case), SPEC.bound(case, dtype, out)
+    case = Case("adhoc", {"x": x64}, {"correction": correction}, n=x64.shape[-1])
+    out = SPEC.execution.run(case, dtype)
+    oracle = SPEC.comparison.oracle(case).values
+    bound = SPEC.bounding.bound(case, dtype, out).values
     for key in ("var", "mean"):
         r = compare_float(out[key], oracle[key], bound[key])
         assert r["ok"], (key, r)

@@ -8,7 +8,8 @@ def variant_failures(spec, run, dtypes=("float32",)) -> list[str]:
     import dataclasses
     from impls.spec import backend
     from verify.certification.certify import certify
-    variant = dataclasses.replace(spec, run=run, planted={})
+    variant = dataclasses.replace(spec, execution=dataclasses.replace(
+        spec.execution, run=run, planted={}))
     cert = certify(variant, backend(), seed=0, dtypes=list(dtypes), check_laws=False)
     assert not cert["pass"], "the variant passed certification"
     failing = [c["name"] for d in dtypes for c in cert["per_dtype"][d]["cases"]
@@ -23,25 +24,25 @@ def only_cases(spec, prefix: str):
     import dataclasses
 
     def cases(seed, which):
-        chosen = [c for c in spec.cases(seed, which) if c.name.startswith(prefix)]
+        chosen = [c for c in spec.coverage.cases(seed, which) if c.name.startswith(prefix)]
         assert chosen, f"no case named {prefix!r}"
         return chosen
-    return dataclasses.replace(spec, cases=cases, contract_classes=())
+    return dataclasses.replace(spec, coverage=dataclasses.replace(
+        spec.coverage, cases=cases, contract_classes=()))
 
 
 def last_column_dropped(spec, n: int):
-    """A broken variant of ``spec.run`` for rows of length ``n``: the last column never
+    """A broken variant of ``spec.execution.run`` for rows of length ``n``: the last column never
     reaches the kernel; row-length outputs are padded back by repeating their last
     column, so only the values can give it away."""
     import dataclasses
     import torch
 
     def run(case, dtype):
-        short = dataclasses.replace(case, inputs={
+        short = dataclasses.replace(case, n=n - 1, inputs={
             k: (v[..., :-1] if v.dim() and v.shape[-1] == n else v)
             for k, v in case.inputs.items()})
-        short.params = {**case.params, "n": n - 1}
-        out = spec.run(short, dtype)
+        out = spec.execution.run(short, dtype)
         padded = {k: torch.cat([v, v[..., -1:]], dim=-1) for k, v in out.items()
                   if v.dim() == 2 and v.shape[-1] == n - 1}
         return dict(out) | padded

@@ -134,7 +134,8 @@ def test_planted_ring_that_merges_its_own_shard_twice_is_refuted():
         return s[2] / s[1]
     law = dataclasses.replace(REGISTRY["ring_attention.rotation"], lhs=twice,
                               instances=({"start": 1},))
-    assert _decide(law)["verdict"] == "refuted"
+    r = _decide(law)
+    assert r["verdict"] == "refuted", r.get("reason")
 
 
 def test_planted_chunked_scan_without_the_partial_chunk_is_refuted():
@@ -142,7 +143,8 @@ def test_planted_chunked_scan_without_the_partial_chunk_is_refuted():
     law = dataclasses.replace(
         REGISTRY["mamba_chunked_scan.two_level"], instances=({"n": 5, "C": 2},),
         rhs=lambda a, b, n, C: M.chunked(a, b, 4, C) + [b[4]])
-    assert _decide(law)["verdict"] == "refuted"
+    r = _decide(law)
+    assert r["verdict"] == "refuted", r.get("reason")
 
 
 def test_the_ring_order_changes_the_bits_in_floats():

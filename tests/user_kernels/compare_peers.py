@@ -80,7 +80,7 @@ def observe(spec, dtype: str) -> Observed:
 
     def run(case, d):
         try:
-            out = spec.run(case, d)
+            out = spec.execution.run(case, d)
         except Exception:
             runs.append((case, None))
             raise
@@ -88,8 +88,8 @@ def observe(spec, dtype: str) -> Observed:
                             for k, v in out.items()}))
         return out
 
-    cert = certify(dataclasses.replace(spec, run=run), backend(), check_laws=False,
-                   dtypes=[dtype], compiled=False)
+    recording = dataclasses.replace(spec, execution=dataclasses.replace(spec.execution, run=run))
+    cert = certify(recording, backend(), check_laws=False, dtypes=[dtype], compiled=False)
     cases = cert["per_dtype"].get(dtype, {}).get("cases", [])
     failures = [(c["name"], c.get("rho"), c.get("problem")) for c in cases if not c["pass"]]
     return Observed(bool(cert["pass"]), [c["name"] for c in cases], failures, runs)
@@ -165,9 +165,9 @@ def rule_failures(spec, observed: Observed, dtype: str, elementwise: bool) -> di
     returns = binding_of(spec).running.returns
     failed: dict[str, list] = {rule: [] for rule in RULES}
     for case, outputs in observed.runs:
-        oracle = spec.oracle(case)
+        oracle = spec.comparison.oracle(case).values
         same = same_precision(spec, case, dtype)
-        count = 1 if elementwise else int(case.params.get("n", 1))
+        count = 1 if elementwise else int(case.n or 1)
         for rule, check in CHECKS.items():
             ok = outputs is not None and all(
                 check(outputs[key], oracle[key], same=same.get(key), dtype=dtype, count=count)

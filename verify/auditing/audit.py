@@ -42,6 +42,8 @@ from verify.auditing.properties import (Prop, binary_props, generator_props, mak
 from verify.auditing.report import HOLDING, entry, judge
 from verify.auditing.signature import Signature, analyse, wrap
 from verify.decide.policy import AUDIT, Policy
+from verify.engine import freshstate
+from verify.engine.faithful import refusal
 from verify.results import AuditResult, LawResult, Verdict
 
 __all__ = ["audit", "audit_function", "load_target", "AuditError", "HOLDING"]
@@ -55,10 +57,16 @@ def audit_function(fn: types.FunctionType, example: str | None = None,
     does not tell the shapes; ``label`` names the function in the report; ``domains``
     maps parameter names to domain kinds (over the annotations, see ``declared``)."""
     t0 = time.perf_counter()
-    sig = declared.apply(fn, analyse(fn, example), domains)
-    g = wrap(fn, sig)
-    no_prover, no_floats = _hashing_reasons(fn)
-    props = _properties(g, sig, policy, no_prover, no_floats)
+    unfaithful = refusal(fn)
+    # the state the function has now is the fresh state each plain-Python run starts from
+    with freshstate.kept([fn]) if unfaithful else contextlib.nullcontext():
+        sig = declared.apply(fn, analyse(fn, example), domains)
+        g = wrap(fn, sig)
+        no_prover, no_floats = _hashing_reasons(fn)
+        if unfaithful and not no_floats:
+            no_floats = (f"{unfaithful}, which the float interpretations (copies of the "
+                         "function) do not follow")
+        props = _properties(g, sig, policy, no_prover, no_floats)
     notes = list(sig.notes)
     notes.append("a division, root or log needs its side condition only where its value "
                  "is used; each property lists the assumptions its proof used. A NaN "

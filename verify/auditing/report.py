@@ -9,6 +9,7 @@ from verify.auditing.trace import trace
 from verify.decide import oracle
 from verify.decide.decide import decide
 from verify.decide.policy import Policy
+from verify.engine import freshstate
 from verify.results import LawResult
 
 REFUTED = "refuted"
@@ -37,6 +38,7 @@ def entry(prop: Prop, law: Law, res: LawResult, g, policy: Policy,
         reals["bound"] = prop.bounded
     if values is not None:
         reals["bindings"] = {v.name: oracle.plain(x) for v, x in zip(law.vars, values, strict=True)}
+        freshstate.reset()  # the steps as a fresh function computes them
         reals["steps"] = trace(prop, g, values)
     floats = {}
     for fmt in FLOAT_FORMATS:

@@ -28,6 +28,7 @@ from laws.core import Var
 from verify.auditing.load import AuditError
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
+from verify.engine.interp import Unsupported
 from verify.engine.mpwords import make_mpmath
 
 DEFAULT_N = 4                 # length at which vector functions are audited
@@ -210,10 +211,10 @@ def _example_shapes(text: str, arity: int) -> tuple[list[Shape], tuple]:
     return shapes, value
 
 
-def _probe(fn, shapes: Sequence[Shape], args: Sequence[Any] | None = None
-           ) -> tuple[Any, BaseException | None]:
-    """Call ``fn`` on mpmath values of the given shapes (or on the example's values):
-    (result, exception)."""
+def _probe(fn, shapes: Sequence[Shape], args: Sequence[Any] | None = None,
+           plain: bool = False) -> tuple[Any, BaseException | None]:
+    """Call ``fn`` on mpmath values of the given shapes (or on the example's values),
+    or, ``plain``, the original function on Python floats: (result, exception)."""
     if args is None:
         args, k = [], 0
         for s in shapes:
@@ -221,10 +222,13 @@ def _probe(fn, shapes: Sequence[Shape], args: Sequence[Any] | None = None
             k += max(s.size, 1)
     else:
         args = [oracle.to_mp(a) for a in args]
+    if plain:
+        args = [type(a)(float(c) for c in a) if isinstance(a, (tuple, list)) else float(a)
+                for a in args]
     try:
         with time_limit(PROBE_SECONDS), mpmath.workprec(oracle.PREC), \
                 contextlib.redirect_stdout(io.StringIO()):
-            return MP.rebind(fn)(*args), None
+            return (fn if plain else MP.rebind(fn))(*args), None
     except (Exception, TimeLimit) as exc:  # the probe decides between candidate shapes
         return None, exc
 
@@ -278,6 +282,15 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
     failure: BaseException | None = None
     for shapes in candidates:
         result, exc = _probe(fn, shapes, example_args)
+        plain_note = None
+        if isinstance(exc, Unsupported):
+            # a word the oracle does not model: the shapes from Python itself, and the
+            # properties left to the searcher or to unknown, each with the reason
+            result, plain_exc = _probe(fn, shapes, example_args, plain=True)
+            if plain_exc is None:
+                plain_note = (f"shapes taken from a plain-Python call: "
+                              f"{one_line(exc)}")
+                exc = None
         if exc is not None:
             failure = failure or exc
             if example is not None:
@@ -293,8 +306,13 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
                              f"{out.size} values: at most {MAX_RESULT} are supported")
         if out.kind == "list" and not (arity == 1 and shapes[0].kind != "scalar"):
             out = Shape("tuple", out.size)
-        return _classify(fn, shapes, out, unpacked, example is not None)
+        sig = _classify(fn, shapes, out, unpacked, example is not None)
+        if plain_note:
+            sig.notes.append(plain_note)
+        return sig
     what = f"{type(failure).__name__}: {one_line(failure)}" if failure else "no shape fits"
+    if example is not None:
+        raise AuditError(f"{fn.__name__} raised on the --example call ({what})")
     raise AuditError(f"{fn.__name__} raised on the probe call ({what}); give one "
                      "example call with --example")
 

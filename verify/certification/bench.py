@@ -1,7 +1,7 @@
 """Benchmarks: each kernel against its peer (torch's own op) on the same inputs in the
 same run, as ratios and as a fraction of the measured device copy bandwidth.
 
-A kernel's ``spec.bench(backend)`` returns either ready timings (a dict of numbers) or
+A kernel's ``spec.execution.bench(backend)`` returns either ready timings (a dict of numbers) or
 what to time: ``{"kernel": fn | None, "peer": fn, "reference": fn, "bytes": int,
 "flops": int, "shape": str}`` with zero-argument callables. On a GPU the kernel and peer
 are timed with ``triton.testing.do_bench`` (median, L2 flushed between runs). Without a
@@ -71,9 +71,9 @@ def bench(spec, backend: str) -> dict:
     """Timings of one kernel (see the module docstring)."""
     out: dict[str, Any] = {"kernel": spec.name, "backend": "gpu" if backend == "gpu" else "cpu",
                            "device": _device_name(backend)}
-    if spec.bench is None:
+    if spec.execution.bench is None:
         return {**out, "note": "the kernel has no benchmark entry"}
-    entry = dict(spec.bench(backend))
+    entry = dict(spec.execution.bench(backend))
     if not any(callable(entry.get(k)) for k in ("kernel", "peer", "reference")):
         return {**out, **entry}  # the kernel timed itself
     info = {k: entry[k] for k in ("shape", "bytes", "flops") if k in entry}

@@ -6,7 +6,7 @@
     KERNEL = bind(my_softmax, reference="softmax", inputs=rows(n=[1, 7, 257]),
                   dtypes=("float32", "float16"), masked_rows="zeros")
 
-What the spec gets:
+What the spec gets (in its parts, impls.spec):
 - ``run``: the wrapper called with the reference's inputs (converted to the dtype, on
   the kernel device) positionally, plus those reference options the wrapper's
   signature names (``eps=...``), with the wrapper's folder and the current one
@@ -22,8 +22,9 @@ What the spec gets:
   than ``compute`` (ŷ's own dtype: stored_formats.py), plus the oracle's radius. With
   ``hand_bound=``, the dtypes not in ``derived_dtypes`` use that bound (plus the
   oracle's radius) instead; ``Binding.kind`` and the certificate's ``bound.kind`` say
-  which, per dtype. Test power (``power.check``) is
-  computed for every case alongside and kept in ``binding_of(spec).power``.
+  which, per dtype.
+- ``lower``: the reference computed naively one format lower, the yardstick of the
+  test power (power.py) the certifier computes for every case.
 - ``cases``: ``inputs`` (a case set of ``verify.cases``; by default the reference's family)
   and schedule.py's, completed with the reference's other inputs (weights, ...).
 - ``name``: the certificate's name (naming.py): ``name=``, else derived from the
@@ -56,7 +57,8 @@ import torch
 
 from impls.accuracy import TRITON_GPU as GPU_MODEL
 from impls.numerics import unit_roundoff
-from impls.spec import (BoundKernel, Case, Extra, KernelSpec, backend as current_backend,
+from impls.spec import (Bound, Bounding, BoundKernel, Case, Comparison, Coverage, Execution,
+                        Extra, KernelSpec, Oracle, backend as current_backend,
                         device as current_device)
 from verify.certification import power as test_power
 from verify.certification import bounds, overflow, schedule, stored_formats
@@ -123,12 +125,11 @@ class Choice:
 
 @dataclass
 class Records:
-    """What certifying learns, kept for the certificate: the oracles by case, the test
-    power, the bound's flags and the outputs' stored formats (``stored_formats.record``)
-    per dtype, the audited combines, the observed schedule by backend (schedule.py)."""
+    """What certifying learns, kept for the certificate: the oracles by case, the
+    bound's flags and the outputs' stored formats (``stored_formats.record``) per dtype,
+    the audited combines, the observed schedule by backend (schedule.py)."""
 
     oracles: dict = field(default_factory=dict)
-    power: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     stored: dict = field(default_factory=dict)
     combines: dict | None = None
@@ -225,7 +226,7 @@ class Binding:
         """The case's inputs that the reference takes (a case may carry more)."""
         return {k: v for k, v in case.inputs.items() if k in self.against.reference.inputs}
 
-    def oracle(self, case: Case) -> dict:
+    def oracle(self, case: Case) -> Oracle:
         values, radii, _ = bounds.evaluate(self._reference_fn(), self._inputs(case, None),
                                            bounds.HOST64, None)
         self.records.oracles[id(case)] = (case, values, radii)
@@ -235,10 +236,8 @@ class Binding:
         out = {k: v for k, v in values.items() if k in self.running.returns}
         if self.against.extra is not None:
             out.update(self.against.extra.oracle(case))
-        out["_oracle"] = {"method": "reference in float64 with a derived error radius "
-                                    "(added to the bound)",
-                          "max_relative_radius": worst}
-        return out
+        return Oracle(out, "reference in float64 with a derived error radius (added to the "
+                           "bound)", {"max_relative_radius": worst})
 
     def model(self, dtype: str | None = None, backend: str | None = None) -> bounds.Model:
         """The model for ``dtype``; a model option given as a callable (``dot_input``
@@ -259,7 +258,7 @@ class Binding:
                     "+ the float64 oracle's radius")
         return "derived (running error analysis, verify/certification/radius.py)"
 
-    def bound(self, case: Case, dtype: str, outputs: dict) -> dict:
+    def bound(self, case: Case, dtype: str, outputs: dict) -> Bound:
         """Derived: kernel radius (running error analysis of the reference at the
         compute format, any reduction order) + the output's cast, u_out|ŷ| + η_out,
         when its stored format (the dtype the wrapper returned, recorded here) is coarser
@@ -276,31 +275,31 @@ class Binding:
         if cached is None or cached[0] is not case:
             self.oracle(case)
             cached = self.records.oracles[id(case)]
-        _, values, r64 = cached
+        r64 = cached[2]
+        overflow: tuple[str, ...] = ()
         if self.uses_hand(dtype):
             hand = self.choice.hand_bound(case, dtype, outputs)
-            bound = {k: round_up(_cpu64(hand[k]) + r64[k], 2)
-                     for k in self.running.returns if k in hand and k in r64}
-            formula = f"hand-derived: {hand.get('_formula')} + the float64 oracle's radius"
+            bound = {k: round_up(_cpu64(hand.values[k]) + r64[k], 2)
+                     for k in self.running.returns if k in hand.values and k in r64}
+            formula = f"hand-derived: {hand.formula} + the float64 oracle's radius"
         else:
-            bound = self._derived(case, dtype, outputs, r64)
+            bound, overflow = self._derived(case, dtype, outputs, r64)
             formula = ("derived by running error analysis of the reference "
                        f"'{self.against.reference.name}' (verify/certification/radius.py): kernel "
                        "radius at the compute format for every reduction order + "
                        "u_out|ŷ| + η_out for an output stored in a coarser format + "
                        "the float64 oracle's radius")
-        lower = test_power.naive_lower(self._reference_fn(), self._used(case), dtype, {})
-        exact = self.against.reference.exact_outputs
-        self.records.power.setdefault(dtype, []).append(
-            test_power.check(case, outputs, {k: values[k] for k in bound if k in values}, bound,
-                             naive_lower=lower, exact=exact))
-        bound["_formula"] = formula
         if self.against.extra is not None:
             bound.update(self.against.extra.bound(case, dtype, everything, bound))
-        return bound
+        return Bound(bound, formula, overflow)
 
-    def _derived(self, case: Case, dtype: str, outputs: dict, r64: dict) -> dict:
-        """Each output's derived bound; ``_overflow``: ``overflow.intermediate_notes``."""
+    def lower(self, case: Case, dtype: str) -> dict | None:
+        """The reference computed naively one format below ``dtype`` (power.naive_lower)."""
+        return test_power.naive_lower(self._reference_fn(), self._used(case), dtype, {})
+
+    def _derived(self, case: Case, dtype: str, outputs: dict,
+                 r64: dict) -> tuple[dict, tuple[str, ...]]:
+        """Each output's derived bound, and ``overflow.intermediate_notes``."""
         model = self.model(dtype)
         formats = {**self.against.reference.formats(dtype),
                    **stored_formats.observe(outputs, self.running.returns)}
@@ -319,9 +318,7 @@ class Binding:
         narrower = lambda: evaluate(replace(model, compute=dtype))[2]  # noqa: E731
         notes = overflow.intermediate_notes(outputs, {k: values[k] for k in bound}, formats,
                                             flags, narrower)
-        if notes:
-            bound["_overflow"] = notes
-        return bound
+        return bound, tuple(notes or ())
 
     def naive(self, case: Case, dtype: str) -> dict:
         compute = getattr(torch, self.choice.compute)
@@ -342,8 +339,8 @@ class Binding:
             missing = [k for k in self.against.reference.inputs if k not in case.inputs]
             if missing and self.against.reference.complete is not None:
                 rng = np.random.default_rng([seed, i])
-                case = Case(case.name, self.against.reference.complete(dict(case.inputs), rng),
-                            dict(case.params))
+                case = replace(case, inputs=self.against.reference.complete(
+                    dict(case.inputs), rng))
             out.append(case)
         return out
 
@@ -415,7 +412,7 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     to fail; ``laws``, ``combine``, ``bench`` and ``contract_classes`` (the case classes
     the certificate must see covered) go to the spec as they are; ``describe``
     (backend -> dict) adds the kernel's own algorithm facts (blocks, passes) to the
-    certificate's ``algorithm``. ``hand_bound`` (a ``KernelSpec.bound``) certifies the
+    certificate's ``algorithm``. ``hand_bound`` (a ``Bounding.bound``) certifies the
     dtypes not in ``derived_dtypes`` (default: none, with a hand bound) — for a kernel
     whose own bound is tighter there; ``Binding.kind`` says which was used."""
     ref = lookup(reference) if isinstance(reference, str) else reference
@@ -451,18 +448,20 @@ def bind(fn: Callable, reference: str | Reference, inputs: Callable | None = Non
     title = naming.explicit(name) if name is not None else naming.from_wrapper(fn)
     return KernelSpec(
         name=title, laws=tuple(laws), summary=summary or f"{title} computes {ref.name}",
-        combine=combine, dtypes=tuple(dtypes), run=b.run, oracle=b.oracle, bound=b.bound,
-        cases=b.cases, algorithm=b.algorithm, precision=b.precision,
-        exact_outputs=tuple(o for o in ref.exact_outputs if o in chosen.names),
-        planted={k: b.variant(v) for k, v in (planted or {}).items()},
-        reference=b.naive, bench=bench, sources=(source,) if source else (),
-        contract_classes=tuple(contract_classes), gpu_model=dict(GPU_MODEL))
+        combine=combine, dtypes=tuple(dtypes),
+        execution=Execution(run=b.run, reference=b.naive, lower=b.lower, bench=bench,
+                            planted={k: b.variant(v) for k, v in (planted or {}).items()}),
+        comparison=Comparison(oracle=b.oracle, precision=b.precision, exact_outputs=tuple(
+            o for o in ref.exact_outputs if o in chosen.names)),
+        coverage=Coverage(cases=b.cases, contract_classes=tuple(contract_classes)),
+        bounding=Bounding(bound=b.bound, algorithm=b.algorithm, gpu_model=dict(GPU_MODEL)),
+        sources=(source,) if source else ())
 
 
 def binding_of(spec: KernelSpec) -> Binding:
     """The binding behind ``spec`` (its bound is a method of it); ``TypeError`` for a
     spec that was not made by ``bind``."""
-    owner = getattr(spec.bound, "__self__", None)
+    owner = getattr(spec.bounding.bound, "__self__", None)
     if not isinstance(owner, Binding):
         raise TypeError(f"{spec.name} was not made by bind()")
     return owner

@@ -20,6 +20,7 @@ from verify.certification.radius import Ball, cast, exp, lift, log, maximum, min
 from verify.certification.radius import rsqrt, sqrt, where
 from verify.certification.radius_model import HOST64, Model, model_for, using
 from verify.engine.interp import Interpretation, Namespace, variadic
+from verify.engine.vocabulary import register
 
 __all__ = ["Ball", "HOST64", "Model", "ball_interpretation", "evaluate", "model_for"]
 
@@ -40,6 +41,17 @@ def ball_interpretation() -> Interpretation:
     builtins_ = {"max": variadic(maximum, max), "min": variadic(minimum, min),
                  "abs": _ball_abs}
     return Interpretation("ball", tl, mathns, builtins_)
+
+
+def _ball_sample() -> tuple[Ball, Callable]:
+    def run(thunk):
+        with using(HOST64):
+            return thunk()
+    return Ball.input(torch.tensor(7.0, dtype=torch.float64)), run
+
+
+register("ball", ball_interpretation, _ball_sample,
+         "balls: a float64 value and a rigorous bound on its rounding error (bounds)")
 
 
 def evaluate(reference: Callable[..., Mapping[str, Any]], inputs: Mapping[str, Any],

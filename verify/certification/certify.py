@@ -3,7 +3,7 @@ oracle, divide the error by a rigorous bound componentwise, and write the verdic
 certificate file.
 
 A case passes when ρ = max(error / bound) ≤ 1 over every float output (0/0 counts as
-0; an error over a zero bound is ρ = ∞), every output in ``spec.exact_outputs`` equals
+0; an error over a zero bound is ρ = ∞), every output in ``spec.comparison.exact_outputs`` equals
 the oracle exactly, and no output is NaN where the oracle is not. A certificate passes
 when every case of every certified dtype passes, every law it names that is in the
 catalog is ok, and each monoid combine among its laws passes under the merge trees a
@@ -12,7 +12,7 @@ empty-state merges), which the interpreter's left-to-right fold never performs.
 bfloat16 is certified only on a GPU: Triton's interpreter computes bf16 wrongly, so
 the interpreter's certificate skips it and says so.
 
-Every ``spec.run`` call runs with guarded allocations (guards.py): a write outside a
+Every ``spec.execution.run`` call runs with guarded allocations (guards.py): a write outside a
 tensor fails the case with a one-line reason, a read outside one reads poison. A case
 that raises is a crash, not a numeric failure: its record carries ``crash`` (the
 exception's type and first line) and ``crash_at`` (file:line, in the kernel's own files
@@ -22,22 +22,25 @@ kernels at once (``certify_all``, batch.py) run in a child process, so a crash b
 a failing certificate; sources.py lists the files a certificate hashes, links.py checks
 that kernels and laws name each other.
 
-An oracle that states a guaranteed error of its own (``_oracle`` with ``error_bound``,
-as the ball-arithmetic oracles of impls/exact.py do) has it added to the bound, so ρ
-compares the kernel with the true value, not with the oracle's float64 rounding of it.
+The oracle returns an ``impls.spec.Oracle`` and the bound an ``impls.spec.Bound`` (a
+plain dict of outputs is taken as one without a description). An oracle that states a
+guaranteed error of its own (``Oracle.error_bound``, as the ball-arithmetic oracles of
+impls/exact.py do) has it added to the bound, so ρ compares the kernel with the true
+value, not with the oracle's float64 rounding of it. ``Oracle.record()`` becomes the
+certificate's ``oracle``, ``Bound.formula`` its ``bound.formula``, and a failing case
+carries ``Bound.overflow`` (why an output is non-finite) as its ``note``.
 
-Spec conventions the certifier reads besides ``impls.spec``: oracle or bound entries
-whose names start with ``_`` are metadata (``_formula`` in the bound names the formula;
-``_overflow`` in the bound explains a non-finite output, and a failing case carries it
-as its ``note``; ``_oracle`` in the oracle describes its precision) and are recorded,
-not compared; ``spec.precision(dtype)`` is asked again after the dtype's cases ran (a
+Test power (power.py) is computed for every case here, once: ρ of trivial stand-ins
+against the bound, and of ``spec.execution.lower(case, dtype)`` (the reference computed
+one format lower) where the spec has one.
+
+Spec conventions the certifier reads besides ``impls.spec``:
+``spec.comparison.precision(dtype)`` is asked again after the dtype's cases ran (a
 binding reports the stored formats it observed), and its ``notes`` join the
-certificate's;
-``case.params["classes"]`` lists the adversarial classes a case covers (each case
-record repeats them);
-``case.params["n"]`` is the reduction length used for the expected error level;
-``case.params["dtypes"]``, when present, limits a case to those dtypes (a cancellation
-case whose numbers only fp32 can hold), and the certificate lists the skips.
+certificate's; ``Case.classes`` lists the adversarial classes a case covers (each case
+record repeats them); ``Case.n`` is the reduction length used for the expected error
+level; ``Case.dtypes``, when set, limits a case to those dtypes (a cancellation case
+whose numbers only fp32 can hold), and the certificate lists the skips.
 
 A binding's cases include those of the block schedule its wrapper was seen to launch
 (schedule.py); the certificate's ``schedule`` lists what was seen and the classes covered.
@@ -46,11 +49,13 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 import torch
 
 from impls.numerics import expected_level, format_name, unit_roundoff
+from impls.spec import Bound, Oracle
 from verify.certification import contract, crashes, document, elements, power, schedule
 from verify.certification.binding import as_spec, binding_of
 from verify.certification.comparison import _as_cpu64, compare_exact, compare_float
@@ -113,16 +118,26 @@ def _laws_pass(verdicts: Mapping[str, dict], strict: bool) -> bool:
 
 
 # --------------------------------------------------------------------------- outputs
-def _outputs(d: Mapping[str, Any]) -> dict:
-    return {k: v for k, v in d.items() if not k.startswith("_")}
+def as_oracle(given: Oracle | Mapping[str, Any]) -> Oracle:
+    """The oracle's result as an ``Oracle``: a plain dict is its values."""
+    return given if isinstance(given, Oracle) else Oracle(_values(given, "oracle", "Oracle"))
 
 
-def _meta(d: Mapping[str, Any]) -> dict:
-    return {k: v for k, v in d.items() if k.startswith("_")}
+def as_bound(given: Bound | Mapping[str, Any]) -> Bound:
+    """The bound's result as a ``Bound``: a plain dict is its values."""
+    return given if isinstance(given, Bound) else Bound(_values(given, "bound", "Bound"))
+
+
+def _values(given: Mapping[str, Any], what: str, kind: str) -> dict:
+    hidden = [k for k in given if k.startswith("_")]
+    if hidden:  # the former metadata keys: compared as outputs they would mislead
+        raise BadInput(f"the {what} returned entries {', '.join(hidden)}: return an "
+                       f"impls.spec.{kind}, which carries what they described")
+    return dict(given)
 
 
 def _reduction_length(case) -> int:
-    n = case.params.get("n") if hasattr(case, "params") else None
+    n = getattr(case, "n", None)
     if isinstance(n, int):
         return n
     sizes = [v.shape[-1] for v in case.inputs.values()
@@ -155,20 +170,20 @@ def certify(spec, backend: str, seed: int = 0, dtypes: Iterable[str] | None = No
     if unknown:
         raise BadInput(f"{spec.name} does not support dtype(s) {', '.join(unknown)}")
 
-    cases = list(spec.cases(seed, backend))
-    oracles: dict[int, dict] = {}
+    cases = list(spec.coverage.cases(seed, backend))
+    oracles: dict[int, Oracle] = {}
     oracle_meta: dict[str, Any] = {}
     per_dtype: dict[str, dict] = {}
     dtype_info: dict[str, dict] = {}
     formula = None
     for dtype in chosen:
-        info = dict(spec.precision(dtype))
+        info = dict(spec.comparison.precision(dtype))
         if dtype == "bfloat16" and backend == INTERPRETER:
             dtype_info[dtype] = {**info, "status": "skipped", "reason": BF16_NOTE}
             notes.append(BF16_NOTE)
             continue
         result = _certify_dtype(spec, dtype, cases, oracles, oracle_meta, info)
-        info = dict(spec.precision(dtype))   # what running the cases observed
+        info = dict(spec.comparison.precision(dtype))   # what running the cases observed
         dtype_info[dtype] = {**info, "status": "certified"}
         notes.extend(f"{dtype}: {note}" for note in info.get("notes", ()))
         per_dtype[dtype] = result
@@ -234,33 +249,34 @@ def _accumulation_formats(dtype_info: Mapping[str, Mapping[str, Any]]) -> list[s
                    if info.get("status") == "certified" and info.get("accumulate") in floats})
 
 
-def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: dict,
-                   info: Mapping[str, Any]) -> dict:
+def _certify_dtype(spec, dtype: str, cases: list, oracles: dict[int, Oracle],
+                   oracle_meta: dict, info: Mapping[str, Any]) -> dict:
     records, formula, power_checks = [], None, []
+    run, exact = spec.execution, spec.comparison.exact_outputs
     worst_kernel: dict[str, float] = {}
     worst_naive: dict[str, float] = {}
     n_max = 1
     skipped = []
     for index, case in enumerate(cases):
-        only = case.params.get("dtypes")
-        if only is not None and dtype not in only:
+        if not case.runs_in(dtype):
             skipped.append(case.name)
             continue
-        record: dict[str, Any] = {"name": case.name,
-                                  "classes": list(case.params.get("classes", ())),
+        record: dict[str, Any] = {"name": case.name, "classes": list(case.classes),
                                   "outputs": {}}
         try:
             if index not in oracles:
-                oracle = spec.oracle(case)
-                oracles[index] = (_outputs(oracle), _meta(oracle))
-                _merge_meta(oracle_meta, _meta(oracle))
-            oracle, meta = oracles[index]
+                oracles[index] = as_oracle(spec.comparison.oracle(case))
+                if oracles[index].record() is not None:
+                    _merge_meta(oracle_meta, {"oracle": oracles[index].record()})
+            oracle = oracles[index]
             outputs, memory = _guarded_run(spec, case, dtype)
             if memory:  # out-of-bounds writes: the outputs are not to be trusted
                 record.update(rho=math.inf, problem="; ".join(memory), **{"pass": False})
                 records.append(record)
                 continue
-            bound = _with_oracle_error(spec.bound(case, dtype, outputs), oracle, meta)
+            bound = _with_oracle_error(as_bound(spec.bounding.bound(case, dtype, outputs)),
+                                       oracle)
+            lower = run.lower(case, dtype) if run.lower is not None else None
         except Refusal as exc:  # refused on purpose (a combine refuted): not a crash
             record.update(rho=math.inf, problem=f"{type(exc).__name__}: {exc}", **{"pass": False})
             records.append(record)
@@ -270,22 +286,23 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
                           **crashes.describe(exc, spec.sources), **{"pass": False})
             records.append(record)
             continue
-        formula = formula or bound.get("_formula")
+        formula = formula or bound.formula
         n_max = max(n_max, _reduction_length(case))
         rounded = _inputs_not_representable(case, dtype)
         if rounded:
             record["inputs_rounded"] = rounded
-        record["outputs"] = _compare_outputs(spec, outputs, oracle, bound, worst_kernel)
+        record["outputs"] = _compare_outputs(spec, outputs, oracle.values, bound.values,
+                                             worst_kernel)
         ok = all(c["ok"] for c in record["outputs"].values())
-        power_checks.append(power.check(case, outputs, oracle, bound,
-                                        exact=spec.exact_outputs))
-        if spec.reference is not None:
-            _naive_errors(spec, case, dtype, oracle, worst_naive, record)
+        power_checks.append(power.check(case, outputs, oracle.values, bound.values,
+                                        naive_lower=lower, exact=exact))
+        if run.reference is not None:
+            _naive_errors(spec, case, dtype, oracle.values, worst_naive, record)
         record["rho"] = max((c.get("rho", 0.0) for c in record["outputs"].values()),
                             default=0.0)
         record["pass"] = ok
-        if not ok and bound.get("_overflow"):
-            record["note"] = "; ".join(bound["_overflow"])
+        if not ok and bound.overflow:
+            record["note"] = "; ".join(bound.overflow)
         records.append(record)
     return {
         **_dtype_figures(records, n_max, _accumulate_roundoff(info)),
@@ -298,25 +315,23 @@ def _certify_dtype(spec, dtype: str, cases: list, oracles: dict, oracle_meta: di
     }
 
 
-def _with_oracle_error(bound: Mapping[str, Any], oracle: Mapping[str, Any],
-                       meta: Mapping[str, Any]) -> dict:
+def _with_oracle_error(bound: Bound, oracle: Oracle) -> Bound:
     """The bound on |kernel − true value| made a bound on |kernel − oracle| by adding the
     oracle's guaranteed error, when the oracle states one (ball arithmetic: an
     ``error_bound`` relative, an ``absolute_error_bound`` near 0). Oracles without a
     guaranteed error fold theirs into the kernel's bound formula."""
-    info = meta.get("_oracle")
-    if not isinstance(info, Mapping) or "error_bound" not in info:
-        return dict(bound)
-    rel, absolute = float(info["error_bound"]), float(info.get("absolute_error_bound", 0.0))
-    out = dict(bound)
-    for key, value in bound.items():
-        if key.startswith("_") or key not in oracle or not isinstance(value, torch.Tensor):
+    if oracle.error_bound is None:
+        return bound
+    rel, absolute = float(oracle.error_bound), float(oracle.absolute_error_bound)
+    values = dict(bound.values)
+    for key, value in bound.values.items():
+        if key not in oracle.values or not isinstance(value, torch.Tensor):
             continue
-        ref = _as_cpu64(oracle[key])
+        ref = _as_cpu64(oracle.values[key])
         slack = torch.where(torch.isfinite(ref), rel * ref.abs() + absolute,
                             torch.zeros_like(ref))
-        out[key] = value.to(torch.float64) + slack * (1 + 2.0 ** -50)
-    return out
+        values[key] = value.to(torch.float64) + slack * (1 + 2.0 ** -50)
+    return replace(bound, values=values)
 
 
 def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any],
@@ -328,7 +343,7 @@ def _compare_outputs(spec, outputs: Mapping[str, Any], oracle: Mapping[str, Any]
     for key, reference in oracle.items():
         if key not in outputs:
             compared[key] = {"ok": False, "problem": "output missing"}
-        elif key in spec.exact_outputs:
+        elif key in spec.comparison.exact_outputs:
             compared[key] = compare_exact(outputs[key], reference)
         elif key not in bound:
             compared[key] = {"ok": False, "rho": math.inf,
@@ -364,12 +379,12 @@ def _dtype_figures(records: list[dict], n_max: int, u: float | None) -> dict:
 
 
 def _guarded_run(spec, case, dtype: str) -> tuple[dict, list[str]]:
-    """``spec.run`` with every buffer its wrapper allocates guarded
+    """``spec.execution.run`` with every buffer its wrapper allocates guarded
     (verify/certification/guards.py): (outputs, one line per memory violation)."""
     from impls import buffers
     allocator = GuardedAllocator()
     with buffers.using(allocator), watching(allocator):
-        outputs = spec.run(case, dtype)
+        outputs = spec.execution.run(case, dtype)
     return outputs, allocator.violations()
 
 
@@ -391,9 +406,8 @@ def _inputs_not_representable(case, dtype: str) -> list[str]:
 
 
 def _merge_meta(into: dict, meta: Mapping[str, Any]) -> None:
-    """Oracle metadata over cases: numbers keep their maximum, the rest the last value."""
+    """Oracle records over cases: numbers keep their maximum, the rest the last value."""
     for key, value in meta.items():
-        key = key.lstrip("_")
         if isinstance(value, dict):
             _merge_meta(into.setdefault(key, {}), value)
         elif isinstance(value, (int, float)) and isinstance(into.get(key), (int, float)):
@@ -413,12 +427,12 @@ def _naive_errors(spec, case, dtype: str, oracle: dict, worst: dict, record: dic
     """The naive formulation's worst error per output into ``worst``; its ±∞ where the
     exact value lies beyond its output format's range (same sign) counts as exact."""
     try:
-        naive = spec.reference(case, dtype)
+        naive = spec.execution.reference(case, dtype)
     except Exception as exc:
         record["naive_problem"] = f"{type(exc).__name__}: {exc}"
         return
     for key, reference in oracle.items():
-        if key in spec.exact_outputs or key not in naive:
+        if key in spec.comparison.exact_outputs or key not in naive:
             continue
         o, r = _as_cpu64(naive[key]), _as_cpu64(reference)
         if o.shape != r.shape:
@@ -446,15 +460,12 @@ def _naive_ratio(kernel: Mapping[str, float], naive: Mapping[str, float]) -> flo
 
 
 def certify_binding(spec, backend: str, **kwargs) -> dict:
-    """``certify`` plus the binding's own test power: per dtype the stand-ins' worst ρ;
-    the certificate fails when a trivial stand-in passes every case of a dtype."""
+    """``certify`` plus what the binding learned while it ran: its bound's flags and
+    audited combines (its test power is the certificate's, computed by ``certify``)."""
     spec = as_spec(spec)
     records = binding_of(spec).records
-    records.power.clear()
     records.flags.clear()
     records.stored.clear()
     cert = certify(spec, backend, **kwargs)
-    document.add_binding_power(cert, {d: power.summary(checks)
-                                      for d, checks in records.power.items()},
-                               dict(records.flags), records.combines)
+    document.add_binding_records(cert, dict(records.flags), records.combines)
     return cert

@@ -1,8 +1,8 @@
 """What a certificate says about its cases: the contract classes they cover, and how
 tight the bound is on them.
 
-``coverage`` compares the classes the cases declare (``case.params["classes"]``) with
-the classes the kernel's contract requires (``KernelSpec.contract_classes``): a
+``coverage`` compares the classes the cases declare (``Case.classes``) with
+the classes the kernel's contract requires (``KernelSpec.coverage.contract_classes``): a
 required class that no case covers makes the certificate fail, with a one-line reason.
 ``tightness`` reports, per dtype, the largest ρ = error / bound over every case and
 float output, and the case and output where it occurs: ρ near 1 means the bound is
@@ -20,8 +20,8 @@ from typing import Any, Iterable, Mapping
 
 def coverage(spec, cases: Iterable[Any]) -> dict:
     """{"covered", "required", "missing"}: class names, sorted."""
-    covered = sorted({c for case in cases for c in case.params.get("classes", ())})
-    required = sorted(set(getattr(spec, "contract_classes", ()) or ()))
+    covered = sorted({c for case in cases for c in case.classes})
+    required = sorted(set(spec.coverage.contract_classes))
     missing = [c for c in required if c not in covered]
     return {"covered": covered, "required": required, "missing": missing}
 

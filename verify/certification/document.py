@@ -4,8 +4,9 @@
 figures, the hashed sources, the merge trees) with ``pass`` as the pipeline decided
 it; the other functions add what later stages learn — the planted bugs (one shape:
 name → {"caught", "rho"} and "crashed" when running the bug killed the process), a
-binding's own test power — and each can only turn ``pass`` to False, with a note
-saying why (``_fail``); the observed block schedule (``add_schedule``) is only recorded.
+and each can only turn ``pass`` to False, with a note saying why (``_fail``); a
+binding's bound flags and audited combines (``add_binding_records``) and the observed
+block schedule (``add_schedule``) are only recorded.
 ``failed`` is the document of a kernel that produced none; ``write`` writes a document
 atomically and records where.
 """
@@ -47,8 +48,8 @@ def build(spec, backend: str, seed: int, cases: list, laws: dict, passed: bool,
         "backend": backend,
         "device": device_description(backend),
         "dtypes": dtype_info,
-        "algorithm": spec.algorithm(backend),
-        "bound": {"formula": formula or _doc(spec.bound),
+        "algorithm": spec.bounding.algorithm(backend),
+        "bound": {"formula": formula or _doc(spec.bounding.bound),
                   "kind": _bound_kind(spec, list(per_dtype)),
                   "max": max(bounds) if bounds else None},
         "max_error": max(errors) if errors else None,
@@ -80,7 +81,7 @@ def _bound_kind(spec, dtypes: list[str]) -> str | dict[str, str]:
     binding, or written by hand in the kernel's module; per dtype when a binding uses
     its kernel's hand bound for some dtypes only. A bound function that extends a
     binding's bound names it in its ``binding`` attribute."""
-    binding = getattr(spec.bound, "__self__", None)
+    binding = getattr(spec.bounding.bound, "__self__", None)
     if isinstance(binding, Binding):
         kinds = {d: binding.kind(d) for d in dtypes or spec.dtypes}
         first = next(iter(kinds.values()))
@@ -118,16 +119,10 @@ def add_planted(cert: dict, outcomes: Mapping[str, dict]) -> None:
                     "too weak: " + ", ".join(escaped))
 
 
-def add_binding_power(cert: dict, power: Mapping[str, dict], flags: Mapping[str, Any],
-                      combines: Mapping[str, Any] | None) -> None:
-    """A binding's test power per dtype (a bound that accepts a trivial stand-in on every
-    case of a dtype fails the certificate), its bound's flags and audited combines."""
-    cert["power"] = dict(power)
+def add_binding_records(cert: dict, flags: Mapping[str, Any],
+                        combines: Mapping[str, Any] | None) -> None:
+    """A binding's bound flags (``bound_flags``) and audited combines (``combines``)."""
     cert["bound_flags"] = dict(flags)
-    weak = {d: p["accepted_stand_ins"] for d, p in power.items() if p["weak"]}
-    if weak:
-        _fail(cert, "the bound accepts trivial outputs, so the certificate proves nothing: "
-                    + "; ".join(f"{d}: {', '.join(v)}" for d, v in weak.items()))
     if combines is not None:
         cert["combines"] = combines["combines"]
 

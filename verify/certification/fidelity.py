@@ -85,8 +85,8 @@ _ALWAYS_MORE_PRECISE = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fdiv", "
 # --------------------------------------------------------------------------- what a kernel uses
 def _jit_functions(spec) -> list:
     # a binding's run is its method: the kernel module is its wrapper's
-    running = getattr(getattr(spec.run, "__self__", None), "running", None)
-    run = getattr(running, "fn", None) or spec.run
+    running = getattr(getattr(spec.execution.run, "__self__", None), "running", None)
+    run = getattr(running, "fn", None) or spec.execution.run
     module = sys.modules.get(getattr(run, "__module__", "") or "")
     found = []
     if module is not None:

@@ -1,6 +1,6 @@
 """Guarded allocations: out-of-bounds accesses fail certification deterministically.
 
-Installed around one ``spec.run`` call (``impls.buffers.using``), ``GuardedAllocator``
+Installed around one ``spec.execution.run`` call (``impls.buffers.using``), ``GuardedAllocator``
 places every input, output and scratch buffer a wrapper asks for in the middle of a
 larger allocation whose guard zones (before and after the tensor's storage) hold a
 sentinel bit pattern: a NaN with a payload for floats, an unlikely value for integers.

@@ -51,7 +51,7 @@ def load_binding(target: str) -> KernelSpec:
 
 def _named(spec: KernelSpec, path: str, name: str) -> KernelSpec:
     """``spec`` renamed after the file and variable when ``bind`` derived its name."""
-    running = getattr(getattr(spec.bound, "__self__", None), "running", None)
+    running = getattr(getattr(spec.bounding.bound, "__self__", None), "running", None)
     if running is None or getattr(running, "named", True):
         return spec
     return dataclasses.replace(spec, name=naming.from_file(path, name, DEFAULT_NAME))

@@ -67,7 +67,7 @@ def planted_bugs(spec: KernelSpec) -> dict[str, Any]:
     import impls
     own = {row.name: row for row in ROWS if row.kernel == spec.name} \
         if spec.name in impls.kernel_names() else {}
-    return {**own, **spec.planted}
+    return {**own, **spec.execution.planted}
 
 
 def _dotted(relative: str) -> str:
@@ -124,10 +124,16 @@ def planted_spec(spec: KernelSpec, bug: str | Planted) -> Iterator[KernelSpec]:
     spec = as_spec(spec)
     entry = planted_bugs(spec)[bug] if isinstance(bug, str) else bug
     if not isinstance(entry, Planted):
-        yield dataclasses.replace(spec, run=entry, planted={})
+        yield _running(spec, entry)
         return
     with planted_module(spec, entry) as module:
-        yield dataclasses.replace(spec, run=as_spec(module.KERNEL).run, planted={})
+        yield _running(spec, as_spec(module.KERNEL).execution.run)
+
+
+def _running(spec: KernelSpec, run: Any) -> KernelSpec:
+    """``spec`` running ``run``, with no planted bugs of its own."""
+    return dataclasses.replace(
+        spec, execution=dataclasses.replace(spec.execution, run=run, planted={}))
 
 
 def planted_results(spec: KernelSpec, backend: str, seed: int = 0,

@@ -32,7 +32,7 @@ def check_binding(spec: KernelSpec, label: str, backend: str, seed: int = 0) -> 
     except TypeError:
         return
     try:
-        cases = list(spec.cases(seed, backend))
+        cases = list(spec.coverage.cases(seed, backend))
     except BadInput as exc:
         raise BadInput(f"{label}: {one_line(exc)}") from None
     except Exception as exc:  # the user's case set failed: its error, one line
@@ -40,7 +40,7 @@ def check_binding(spec: KernelSpec, label: str, backend: str, seed: int = 0) -> 
     for dtype in spec.dtypes:
         if dtype == "bfloat16" and backend == INTERPRETER:
             continue          # certified only on a GPU (certify.py)
-        usable = [c for c in cases if dtype in c.params.get("dtypes", (dtype,))]
+        usable = [c for c in cases if c.runs_in(dtype)]
         if not usable:
             continue
         case = min(usable, key=_size)

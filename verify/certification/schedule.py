@@ -24,8 +24,8 @@ online softmax rescales); and, for a reference with masked rows, fully masked (�
 blocks: the first, a middle one, all but the tail. Rows are few, since the
 interpreter's work grows with rows × blocks: two, three where the maximum is placed or
 blocks are masked (a loss's completion ignores the second row's target); a matmul's
-cases are 5 × K times K × 3. Each case names its class in ``params["classes"]`` and its
-B in ``params["schedule_block"]``.
+cases are 5 × K times K × 3. Each case names its class in ``Case.classes`` and its B in
+``Case.schedule_block``.
 
 Not covered: references of other layouts (attention, explicit case sets); schedules that
 depend on the values rather than the shapes; launches made other than ``kernel[grid](...)``.
@@ -33,7 +33,7 @@ depend on the values rather than the shapes; launches made other than ``kernel[g
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -141,18 +141,17 @@ def _probe(layout: str, n: int, name: str) -> Case:
     rng = np.random.default_rng(n)
     if layout == "matrices":
         return Case(f"probe K={n}", {"a": representable(rng.normal(0, 1, (16, n))),
-                                     "b": representable(rng.normal(0, 1, (n, 16)))},
-                    {"n": n})
+                                     "b": representable(rng.normal(0, 1, (n, 16)))}, n=n)
     return Case(f"probe n={n}", {name: representable(rng.normal(0, 1, (PROBE_ROWS, n)))},
-                {"n": n})
+                n=n)
 
 
 def _complete(binding: Binding, case: Case) -> Case:
     reference = binding.against.reference
     if reference.complete is None or all(k in case.inputs for k in reference.inputs):
         return case
-    inputs = reference.complete(dict(case.inputs), np.random.default_rng(case.params["n"]))
-    return Case(case.name, inputs, dict(case.params))
+    inputs = reference.complete(dict(case.inputs), np.random.default_rng(case.n))
+    return replace(case, inputs=inputs)
 
 
 # --------------------------------------------------------------------------- cases
@@ -186,8 +185,8 @@ def _case(block: int, cls: str, inputs: dict, n: int) -> Case:
         shape = f"M={m} N={cols} K={k}"
     else:
         shape = f"rows={next(iter(inputs.values())).shape[0]} n={n}"
-    return Case(f"schedule B={block} {cls} {shape}", inputs,
-                {"n": n, "classes": (cls,), "schedule_block": block})
+    return Case(f"schedule B={block} {cls} {shape}", inputs, classes=(cls,), n=n,
+                schedule_block=block)
 
 
 def _peaked(rng: np.random.Generator, n: int, positions: list[int]) -> np.ndarray:
@@ -250,8 +249,8 @@ def _lengths(block: int) -> tuple[int, ...]:
 def section(schedule: Schedule, certified: list[Case]) -> dict:
     """The certificate's ``schedule``: the verdict, the probes' launches, the blocked
     reductions, the schedule cases and the classes they cover."""
-    mine = [c for c in certified if "schedule_block" in c.params]
-    classes = list(dict.fromkeys(k for c in mine for k in c.params["classes"]))
+    mine = [c for c in certified if c.schedule_block is not None]
+    classes = list(dict.fromkeys(k for c in mine for k in c.classes))
     return {"verdict": schedule.verdict,
             "probe_lengths": list(PROBE_LENGTHS),
             "probes": schedule.probes,

@@ -66,8 +66,10 @@ def functions_reached(fn: Any, seen: set[int]) -> list[types.FunctionType]:
 
 
 def _spec_callables(spec) -> list[Any]:
-    parts = [spec.run, spec.oracle, spec.bound, spec.cases, spec.algorithm, spec.precision,
-             spec.reference, spec.bench, spec.combine, *spec.planted.values()]
+    run, compare = spec.execution, spec.comparison
+    parts = [run.run, compare.oracle, spec.bounding.bound, spec.coverage.cases,
+             spec.bounding.algorithm, compare.precision, run.reference, run.lower, run.bench,
+             spec.combine, *run.planted.values()]
     return [p for p in parts if p is not None]
 
 

@@ -34,18 +34,20 @@ from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import CATALOG, Policy
 from verify.decide.prover import Proof, conflict_reason, prove
 from verify.decide.search import Search, search
+from verify.engine import freshstate
 from verify.results import LawResult, Verdict, agrees
 
 PROVED, PROVED_BOUNDED, TESTED, UNKNOWN, REFUTED, ERROR = (
-    Verdict.PROVED.value, Verdict.PROVED_BOUNDED.value, Verdict.TESTED.value,
-    Verdict.UNKNOWN.value, Verdict.REFUTED.value, Verdict.ERROR.value)
+    Verdict.PROVED, Verdict.PROVED_BOUNDED, Verdict.TESTED, Verdict.UNKNOWN,
+    Verdict.REFUTED, Verdict.ERROR)
 SEARCHER = "hypothesis + mpmath oracle"
 WITNESS_CASES = 30      # searcher cases that cross-check a rational-identity proof
 
 
 def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
     """The verdict on one law; ``to_json()`` is the ``verify law ID --json`` document
-    and ``values`` the raw counterexample (law-shaped), when there is one."""
+    and ``values`` the raw counterexample (law-shaped), when there is one. The methods
+    below answer with ``Verdict`` members; the document gets the verdict's string."""
     t0 = time.perf_counter()
     out = _blank(law)
     try:
@@ -64,12 +66,13 @@ def decide(law: Law, policy: Policy = CATALOG) -> LawResult:
         _replay(law, out, values)
         if out["verdict"] != REFUTED:
             values = None
-    if out["verdict"] == PROVED:
+    verdict: Verdict = out["verdict"]
+    if verdict == PROVED:
         out["bound"] = None  # an unbounded proof (the method names any bounded part)
-    out["ok"] = agrees(law.expect, out["verdict"])
+    out["verdict"] = verdict.value
+    out["ok"] = agrees(law.expect, verdict)
     if (policy.floats and law.float_check and law.expect == HOLDS
-            and law.exactness == EXACT and law.method != FREE_MONOID
-            and Verdict(out["verdict"]).holds):
+            and law.exactness == EXACT and law.method != FREE_MONOID and verdict.holds):
         out["floats"] = float_verdicts(law)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return LawResult(out, values=values)
@@ -81,6 +84,7 @@ def _replay(law: Law, out: dict, values) -> None:
     inst = (out.get("counterexample") or {}).get("instance") or {}
     try:
         refused = plain.refusal(law) or ""
+        freshstate.reset()
         ok, why = pyrun.confirms(law, values, inst, exact_run=not refused,
                                  raw="type test" in refused)
     except Exception as exc:  # the function cannot run by plain Python at the point
@@ -174,7 +178,7 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             if found.reason:
                 reasons.append(f"{_inst(inst)}{found.reason}")
             tested += found.cases
-            undecided = undecided or found.status == UNKNOWN
+            undecided = undecided or found.status == UNKNOWN or _triton_conflict(proof)
     method = _z3_method(encodings)
     if fallback:
         verdict = TESTED if tested and not undecided else UNKNOWN
@@ -196,6 +200,14 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             "assumptions": assumptions, "reason": "; ".join(reasons) or None}
 
 
+def _triton_conflict(proof: Proof | None) -> bool:
+    """Whether Triton's interpreter contradicted the readings' proof: the searcher runs
+    the same readings, so its agreement tests nothing about the code Triton runs."""
+    seen = getattr(proof, "witness", None)
+    conflict = seen.get("conflict") if isinstance(seen, dict) else None
+    return bool(conflict) and conflict.get("runner") == "Triton's interpreter"
+
+
 def _prove(law: Law, inst, policy: Policy) -> tuple[Proof | None, str]:
     """z3 on one instance within the policy's wall-clock limit, then the exact
     rational-function identity when z3 did not decide: (proof or None, why not)."""
@@ -210,12 +222,12 @@ def _prove(law: Law, inst, policy: Policy) -> tuple[Proof | None, str]:
         proof, why = None, (f"the prover could not follow the function "
                             f"({type(exc).__name__}: {one_line(exc)})")
     else:
-        why = proof.reason or proof.status
+        why = proof.reason or proof.status.value
     if proof is not None and proof.status != UNKNOWN:
         return proof, why
     exact = _rational(law, inst, policy)
     if exact is not None:
-        return exact, ""
+        return exact, exact.reason if exact.status == UNKNOWN else ""
     return proof, why
 
 
@@ -275,7 +287,7 @@ def _induction(law: Law, policy: Policy) -> dict:
             why = (proof.reason if proof is not None else "") or (
                 "a counterexample" if status == REFUTED else "")
             return {"proved": False, "reason": f"no unbounded proof: {sub.id} is "
-                                               f"{status}{': ' + why if why else ''}"}
+                                               f"{status.value}{': ' + why if why else ''}"}
         _extend(assumptions, proof.assumptions)
     steps = ", ".join(sub.id.split(".", 1)[1].replace("_", " ") for sub in law.induction)
     return {"proved": True, "steps": steps, "assumptions": assumptions}

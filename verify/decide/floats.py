@@ -25,6 +25,7 @@ from verify.engine import domains as kinds
 from verify.engine.arraywords import make_torch
 from verify.engine.shapes import flatten, shape_like
 from verify.errors import BadInput
+from verify.results import Verdict
 
 FORMATS = {
     "float16": (torch.float16, 2.0 ** -11),
@@ -189,13 +190,14 @@ def _discrepancy(law, values, lhs, rhs, valid, vars_, u, instance) -> dict:
 def _try_proof(law: Law, fmt: str, vars_, instance, result: dict) -> None:
     """Upgrade a tested exactness to a proof, or find what the batch missed."""
     found = fpproof.prove_exact(law, fmt, instance)
-    if found is None or found["status"] == "unknown":
+    if found is None or found.status == Verdict.UNKNOWN:
         result["proof"] = None if found is None else "timed out"
         return
-    if found["status"] == "proved":
+    if found.status == Verdict.PROVED:
         result["method"] = "proved: " + fpproof.METHOD
         return
-    values = found["values"]
+    values = found.values
+    assert values is not None  # a refutation carries its values
     if _replay(law, values, vars_, fmt, instance) is not None:
         values = _shrink(law, values, vars_, fmt, instance)
     replay = _replay(law, values, vars_, fmt, instance)

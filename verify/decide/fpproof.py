@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import struct
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -29,6 +30,8 @@ from verify.decide.query import Query
 from verify.engine import domains as kinds
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.shapes import component_names, flatten, shape_like
+from verify.engine.vocabulary import register, run_directly
+from verify.results import Verdict
 
 SORTS = {"float16": (5, 11), "bfloat16": (8, 8), "float32": (8, 24), "float64": (11, 53)}
 REAL_DOMAINS = {d for d in kinds.NAMES if not kinds.get(d).integer}
@@ -85,6 +88,7 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
     def unsupported(name):
         def f(*_a, **_k):
             raise Unsupported(f"{name} has no floating-point encoding here")
+        f.unsupported = f"{name} has no floating-point encoding here"
         return f
 
     names = dict(maximum=maximum, minimum=minimum, where=where, abs=absolute, sqrt=sqrt,
@@ -96,6 +100,11 @@ def _interpretation(sort: z3.FPSortRef) -> Interpretation:
         np=Namespace("np", fallback=np, fmax=fmax, fmin=fmin, **names),
         torch=Namespace("torch", fmax=fmax, fmin=fmin, **names),
         literal=lambda x: z3.FPVal(x, sort))
+
+
+register("z3-fp", lambda: _interpretation(z3.FPSort(*SORTS["float64"])),
+         lambda: (z3.FPVal(7.0, z3.FPSort(*SORTS["float64"])), run_directly),
+         "z3 IEEE floating-point terms of one format (exactness proofs in that format)")
 
 
 @contextlib.contextmanager
@@ -140,11 +149,18 @@ def _to_float(value: z3.ExprRef, fmt: str) -> float:
     return float(torch.from_numpy(halfword.view(np.int16)).view(torch.bfloat16)[0])
 
 
+@dataclass(frozen=True)
+class FloatProof:
+    """The prover's answer in one format: ``PROVED``; ``REFUTED`` with ``values`` (law-
+    shaped floats of the format, not yet replayed); ``UNKNOWN`` on a timeout."""
+    status: Verdict
+    values: list[Any] | None = None
+
+
 def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
-                timeout_ms: int = TIMEOUT_MS) -> dict | None:
-    """``{"status": "proved"}``, ``{"status": "refuted", "values": [...]}`` (law-shaped
-    floats of the format, not yet replayed), ``{"status": "unknown"}`` on a timeout, or
-    ``None`` when the law is outside this prover."""
+                timeout_ms: int = TIMEOUT_MS) -> FloatProof | None:
+    """Whether ``law`` is exact in ``fmt`` (see ``FloatProof``), or ``None`` when the law
+    is outside this prover."""
     vars_ = law.vars_for(instance)
     domains = [d for v in vars_ for d in v.component_domains()]
     if len(domains) > MAX_INPUTS or any(d not in REAL_DOMAINS for d in domains):
@@ -179,7 +195,7 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
                   timeout_ms)
     answer = query.check()
     if answer == z3.unsat:
-        return {"status": "proved"}
+        return FloatProof(Verdict.PROVED)
     if answer == z3.sat:
         flat = [_to_float(query.value(x), fmt) for x in symbols]
         out, k = [], 0
@@ -187,5 +203,5 @@ def prove_exact(law: Law, fmt: str, instance: Mapping[str, Any] = {},
             size = len(v.component_domains())
             out.append(shape_like(v, flat[k:k + size]))
             k += size
-        return {"status": "refuted", "values": out}
-    return {"status": "unknown"}
+        return FloatProof(Verdict.REFUTED, out)
+    return FloatProof(Verdict.UNKNOWN)

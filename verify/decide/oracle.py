@@ -370,9 +370,22 @@ def _simple_candidates(x: Any) -> list[Any]:
         pass
     out = []
     for c in base:
-        if c not in out and c != x:
+        if c not in out and _simpler(c, x):
             out.append(c)
     return out
+
+
+def _simpler(c: Any, x: Any) -> bool:
+    """``c`` is a strictly simpler number than ``x`` (an integer before a fraction, then
+    the smaller magnitude, then the positive one): shrinking only moves this way, so it
+    cannot swap two values that both confirm back and forth until its budget is spent."""
+    try:
+        fc, fx = Fraction(c), Fraction(x)
+    except (TypeError, ValueError, OverflowError):
+        return c != x   # ±∞, NaN, a complex value: any finite candidate is simpler
+    def key(f: Fraction) -> tuple:
+        return (f.denominator != 1, abs(f), f < 0)
+    return key(fc) < key(fx)
 
 
 def shrink(law: Law, values: list[Any], instance: Mapping[str, Any] = {},

@@ -17,8 +17,9 @@ from typing import Any, Mapping
 
 from laws.core import Law
 from verify.decide import oracle, pyrun
-from verify.engine import domains
+from verify.engine import domains, freshstate
 from verify.engine.shapes import flatten, shape_like
+from verify.results import Verdict
 
 RANDOM_POINTS = 200
 
@@ -49,25 +50,34 @@ def decide_plain(law: Law, why: str) -> dict:
     function only plain Python runs faithfully (``why`` says what it does)."""
     compared = 0
     raw = "type test" in why  # type(x) is float: bare floats, no error bound
-    for inst in law.instances:
-        vars_ = law.vars_for(inst)
-        for values in _points(law, inst):
-            if not all(oracle.in_domain(v, x) for v, x in zip(vars_, values)):
-                continue
-            if pyrun.pre_holds(law, values, inst, exact_run=False) is not True:
-                continue
-            seen = pyrun.judge(law, values, inst, exact_run=False, raw=raw)
-            if seen.status == "undecided":
-                continue
-            compared += 1
-            if seen.status == "differ" or (raw and seen.status == "gross"):
-                return {"verdict": "refuted", "_values": values,
-                        "reason": f"{why}: decided by plain Python alone",
-                        "counterexample": counterexample(law, values, inst, seen)}
-    return {"verdict": "unknown", "cases": compared or None,
+    unrestored = False
+    with freshstate.kept([f for f in (law.lhs, law.rhs, law.pre) if f is not None]):
+        for inst in law.instances:
+            vars_ = law.vars_for(inst)
+            for values in _points(law, inst):
+                if not all(oracle.in_domain(v, x) for v, x in zip(vars_, values)):
+                    continue
+                fresh = freshstate.reset()  # each point on the function as handed over
+                if pyrun.pre_holds(law, values, inst, exact_run=False) is not True:
+                    continue
+                freshstate.reset()
+                seen = pyrun.judge(law, values, inst, exact_run=False, raw=raw)
+                if seen.status == "undecided":
+                    continue
+                compared += 1
+                if seen.status == "differ" or (raw and seen.status == "gross"):
+                    if not fresh:
+                        unrestored = True
+                        continue
+                    return {"verdict": Verdict.REFUTED, "_values": values,
+                            "reason": f"{why}: decided by plain Python alone",
+                            "counterexample": counterexample(law, values, inst, seen)}
+    found = ("plain Python found differences only on state it could not put back between "
+             "runs, which are not reproducible" if unrestored else
+             f"plain Python found no difference at {compared} points, which proves nothing")
+    return {"verdict": Verdict.UNKNOWN, "cases": compared or None,
             "reason": f"{why}, which no interpretation follows faithfully: the prover and "
-                      f"the searcher refuse it; plain Python found no difference at "
-                      f"{compared} points, which proves nothing"}
+                      f"the searcher refuse it; {found}"}
 
 
 def counterexample(law: Law, values, inst, seen) -> dict:

@@ -33,8 +33,7 @@ import numpy as np
 from laws.core import EXPECTATION, Law
 from verify.results import Verdict
 
-STATISTICAL, REFUTED, UNKNOWN = (Verdict.STATISTICAL.value, Verdict.REFUTED.value,
-                                 Verdict.UNKNOWN.value)
+STATISTICAL, REFUTED, UNKNOWN = Verdict.STATISTICAL, Verdict.REFUTED, Verdict.UNKNOWN
 
 
 def decide_randomized(law: Law, policy: Any = None) -> dict:

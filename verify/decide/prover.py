@@ -27,6 +27,7 @@ from verify.engine.definedness import use_conditions
 from verify.engine.interp import Unsupported
 from verify.engine.shapes import component_names, flatten, shape_like
 from verify.engine.z3interp import Z3Context, _as_expr, evaluate
+from verify.results import Verdict
 
 DEFAULT_TIMEOUT_MS = 10_000
 JOINT_TIMEOUT_MS = 2_000
@@ -34,7 +35,7 @@ JOINT_TIMEOUT_MS = 2_000
 
 @dataclass
 class Proof:
-    status: str                      # "proved" | "refuted" | "unknown" | "error"
+    status: Verdict                  # PROVED, REFUTED, UNKNOWN or ERROR
     reason: str = ""                 # for unknown / error: why
     assumptions: list[str] = field(default_factory=list)  # stated preconditions used
     values: list[Any] | None = None  # confirmed (shrunk) counterexample, law-shaped
@@ -160,12 +161,12 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
         vars_, terms, pre, diffs = _encode(law, instance, ctx)
         facts, assumptions, conditions = _assume(ctx, terms, pre)
     except _Malformed as exc:
-        return Proof("error", str(exc), seconds=time.perf_counter() - t0)
+        return Proof(Verdict.ERROR, str(exc), seconds=time.perf_counter() - t0)
     except Unsupported as exc:
-        return Proof("unknown", str(exc), seconds=time.perf_counter() - t0)
+        return Proof(Verdict.UNKNOWN, str(exc), seconds=time.perf_counter() - t0)
     encodings = ctx.encodings()
 
-    def done(status: str, **kw) -> Proof:
+    def done(status: Verdict, **kw) -> Proof:
         return Proof(status, assumptions=assumptions, seconds=time.perf_counter() - t0,
                      encodings=encodings, **kw)
 
@@ -175,31 +176,33 @@ def prove(law: Law, instance: Mapping[str, Any] = {},
     inhabited = domain.check()
     dump.write(domain.solver, "domain", inhabited, assumptions)
     if inhabited == z3.unsat:
-        return done("unknown", reason="the domain, preconditions and assumptions have no "
+        return done(Verdict.UNKNOWN, reason="the domain, preconditions and assumptions have no "
                     "common point, so any claim would follow: "
                     + "; ".join(assumptions or ["(preconditions)"]))
     if inhabited == z3.unknown:
         assumptions.append("the domain's consistency was not established (z3 timed out)")
     outcome = _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptions)
-    if outcome[0] == "refuted":
-        return done("refuted", values=oracle.shrink(law, outcome[1], instance))
-    if outcome[0] == "unknown":
-        return done("unknown", reason=outcome[1])
+    if outcome[0] is Verdict.REFUTED:
+        return done(Verdict.REFUTED, values=oracle.shrink(law, outcome[1], instance))
+    if outcome[0] is Verdict.UNKNOWN:
+        return done(Verdict.UNKNOWN, reason=outcome[1])
     if not witness_check:
-        return done("proved")
+        return done(Verdict.PROVED)
     seen = witness.check(law, instance, ctx, vars_, facts, conditions, terms)
     if seen["disagreement"] is not None:
         d = seen["disagreement"]
-        return done("error", values=d["values"], witness=seen,
+        return done(Verdict.ERROR, values=d["values"], witness=seen,
                     reason=f"z3 proved {law.id} but the function disagrees at "
                            f"{d['bindings']}: lhs = {d['lhs']}, rhs = {d['rhs']}")
     if seen.get("conflict") is not None:
-        return done("unknown", witness=seen, reason=conflict_reason(law, seen["conflict"]))
-    return done("proved", witness=seen)
+        return done(Verdict.UNKNOWN, witness=seen,
+                    reason=conflict_reason(law, seen["conflict"]))
+    return done(Verdict.PROVED, witness=seen)
 
 
 def conflict_reason(law: Law, c: dict) -> str:
-    return (f"z3 proved {law.id}, but the function run by plain Python gives lhs = "
+    return (f"z3 proved {law.id}, but the function run by {c.get('runner', 'plain Python')} "
+            f"gives lhs = "
             f"{c['lhs']}, rhs = {c['rhs']} at {c['bindings']} while the high-precision "
             "replay of the same code finds the sides equal there: the runners disagree "
             "about the function (or Python's rounding hides the value), so no proof is "
@@ -207,7 +210,7 @@ def conflict_reason(law: Law, c: dict) -> str:
 
 
 def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptions):
-    """("proved", None) | ("refuted", candidate) | ("unknown", reason)."""
+    """(PROVED, None) | (REFUTED, candidate) | (UNKNOWN, reason)."""
     # First the whole claim with a short timeout, then one query per component:
     # Or(d₁, …, dₖ) is unsat iff each dᵢ is, and z3's nonlinear arithmetic sometimes
     # does far better on the parts than on the disjunction (and sometimes worse).
@@ -235,7 +238,7 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
                 unknown_reason = str(exc)
                 continue
             if oracle.confirms(law, candidate, instance):
-                return "refuted", candidate
+                return Verdict.REFUTED, candidate
             unknown_reason = ("z3 found a model of the encoding that the mpmath replay "
                               "does not confirm")
             continue
@@ -245,5 +248,5 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
                 why = f"timed out after {timeout_ms} ms"
             unknown_reason = f"z3: {why}"
     if unknown_reason:
-        return "unknown", unknown_reason
-    return "proved", None
+        return Verdict.UNKNOWN, unknown_reason
+    return Verdict.PROVED, None

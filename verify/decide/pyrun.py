@@ -18,11 +18,13 @@ are) on
   ``math``/``numpy`` call, a float that is not a constant of the code) makes the run
   *opaque*: its bound no longer covers everything.
 
-Only code written for Triton (``tl.*`` inside ``@triton.jit`` functions, which plain
-Python cannot call) runs through interpretations instead: exactly through the exact
-interpretation where it stays rational, else through the numpy interpretation on
-float64 lanes with IEEE division (``x / 0`` is ±∞ or NaN, as on the device), an opaque
-run. Triton code cannot write Python state, so a copy of it computes what it computes.
+Code written for Triton (``tl.*`` inside ``@triton.jit`` functions, which plain Python
+cannot call) runs through none of the interpretations: every law whose sides reach a
+``@triton.jit`` function runs on Triton's own interpreter (``verify.decide.tritonrun``:
+the original sides inside a driver kernel, float64 lanes, integer domains on int64
+lanes), an opaque run whose overflow or underflow leaves the point undecided, as does
+a construct the interpreter cannot run. Triton code cannot write Python state, so what
+the interpreter computes is what the code computes on the device's rules.
 
 ``judge`` says what one point shows: ``differ`` (certain: exact, or beyond the running
 bound of a run that is not opaque), ``gross`` (an opaque run whose sides differ beyond
@@ -41,6 +43,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from laws.core import BOUNDED, Law
+from verify.decide import tritonrun
 from verify.engine import domains
 from verify.engine.interp import JIT_SOURCES
 from verify.engine.tracked import Tracked, literals as _literals, watching
@@ -61,11 +64,19 @@ class Sides:
     opaque: bool = False
     uncertain: bool = False
     overflow: bool = False
-    lanes: bool = False          # run on float64 lanes (Triton code)
+    lanes: bool = False          # run by Triton's interpreter on float64 lanes
+
+    @property
+    def runner(self) -> str:
+        return "Triton's interpreter" if self.lanes else "plain Python"
 
 
 class _Triton(Exception):
     pass
+
+
+class _TritonCode(Exception):
+    """The code turned out to be Triton code: Triton's interpreter runs it."""
 
 
 def _from_triton(exc: BaseException) -> bool:
@@ -89,7 +100,7 @@ def _call(law: Law, vals: list[Any], instance: Mapping[str, Any]):
 
 def run_exact(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Sides | None:
     """Both sides on Fractions, the original code; None where they are not rational
-    (a float anywhere, Triton code). A raise propagates."""
+    (a float anywhere). A raise propagates; Triton code raises ``_TritonCode``."""
     if law.exactness == BOUNDED:
         return None
     vals = [shape_like(v, [x if isinstance(x, bool) else Fraction(x) for x in flatten(val)])
@@ -99,12 +110,14 @@ def run_exact(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> 
             lhs, rhs, _ = _call(law, vals, instance)
     except (ZeroDivisionError, ValueError) as exc:
         if _from_triton(exc):
-            return _exact_lanes(law, values, instance)
+            raise _TritonCode() from exc
         raise
     except Exception as exc:
-        return _exact_lanes(law, values, instance) if _from_triton(exc) else None
+        if _from_triton(exc):
+            raise _TritonCode() from exc
+        return None
     if _triton_values(lhs + rhs):
-        return _exact_lanes(law, values, instance)
+        raise _TritonCode()
     if len(lhs) != len(rhs) or not all(
             isinstance(x, (int, Fraction)) for x in lhs + rhs):
         return None
@@ -117,20 +130,6 @@ def _triton_values(xs: list[Any]) -> bool:
     return any(type(x).__module__.startswith("triton") for x in xs)
 
 
-def _exact_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides | None:
-    """Triton code on Fractions, through the exact interpretation (its ``tl`` words
-    read as rational operations); None where it is not rational."""
-    from verify.decide.oracle import exact_sides
-    try:
-        found = exact_sides(law, values, instance)
-    except (ZeroDivisionError, ValueError):
-        return None  # on the device x / 0 is ±∞ or NaN: the lanes decide
-    if found is None:
-        return None
-    lhs, rhs = found
-    return Sides(list(lhs), list(rhs), [0.0] * len(lhs), exact=True, lanes=True)
-
-
 def _as_float(x: Any, dom: str, raw: bool = False) -> Any:
     if isinstance(x, bool):
         return x
@@ -141,9 +140,9 @@ def _as_float(x: Any, dom: str, raw: bool = False) -> Any:
 
 def run_float(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
               raw: bool = False) -> Sides:
-    """Both sides on tracked Python floats (float64 lanes for Triton code; with ``raw``
-    on bare ``float``s, for code that tests ``type(x) is float``: an opaque run). Raises
-    what the function raises there."""
+    """Both sides on tracked Python floats (with ``raw`` on bare ``float``s, for code
+    that tests ``type(x) is float``: an opaque run). Raises what the function raises
+    there; Triton code raises ``_TritonCode``."""
     vars_ = law.vars_for(instance)
     vals = [shape_like(v, [_as_float(x, d, raw) for x, d in zip(flatten(val),
                                                                  v.component_domains())])
@@ -158,9 +157,9 @@ def run_float(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
     except Exception as exc:
         if not _from_triton(exc):
             raise
-        return _run_lanes(law, values, instance)
+        raise _TritonCode() from exc
     if _triton_values(lhs + rhs):
-        return _run_lanes(law, values, instance)
+        raise _TritonCode()
     if bound is not None:
         raise _Triton("bounded laws are compared by the oracle")
     errs = []
@@ -176,29 +175,6 @@ def run_float(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
         errs.append(e)
     return Sides(lhs, rhs, errs, opaque=watch.opaque or raw, uncertain=watch.uncertain,
                  overflow=watch.overflow)
-
-
-def _run_lanes(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides:
-    from verify.engine.arraywords import make_numpy
-    global _NUMPY
-    if _NUMPY is None:
-        _NUMPY = make_numpy()
-    vals = [shape_like(v, [np.float64(float(x)) for x in flatten(val)])
-            for v, val in zip(law.vars_for(instance), values)]
-    overflow = False
-    # overflow and underflow leave the format's accuracy behind: the point is undecided
-    with np.errstate(over="raise", divide="ignore", invalid="ignore", under="raise"):
-        try:
-            lhs = flatten(_NUMPY.rebind(law.lhs)(*vals, **instance))
-            rhs = flatten(_NUMPY.rebind(law.rhs)(*vals, **instance))
-        except FloatingPointError:
-            overflow, lhs, rhs = True, [], []
-    conv = [[x.item() if isinstance(x, np.generic) else x for x in side] for side in (lhs, rhs)]
-    return Sides(conv[0], conv[1], [0.0] * len(conv[0]), opaque=True, overflow=overflow,
-                 lanes=True)
-
-
-_NUMPY: Any = None
 
 
 def _run_tensors(law: Law, values: list[Any], instance: Mapping[str, Any]) -> Sides:
@@ -292,9 +268,13 @@ def judge(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
           exact_run: bool = True, raw: bool = False) -> Seen:
     """What plain Python shows at ``values`` (see the module docstring). Without
     ``exact_run`` only the float run speaks (a function that tests types takes another
-    branch on a Fraction than on a float)."""
+    branch on a Fraction than on a float). Triton code: ``judge_triton``."""
+    if tritonrun.reaches_triton(law):
+        return judge_triton(law, values, instance)
     try:
         exact = run_exact(law, values, instance) if exact_run else None
+    except _TritonCode:
+        return judge_triton(law, values, instance)
     except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError, AssertionError):
         exact = None  # the float run decides what the raise means
     if exact is not None:
@@ -302,6 +282,8 @@ def judge(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
         return Seen("agree" if same else "differ", exact)
     try:
         s = run_float(law, values, instance, raw)
+    except _TritonCode:
+        return judge_triton(law, values, instance)
     except _Triton:
         return Seen("undecided", None, "a bounded law")
     except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError,
@@ -315,6 +297,28 @@ def judge(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
     if s.overflow:
         return Seen("undecided", s, "a finite operation overflowed")
     return _compare_sides(s, _scale(values))
+
+
+def judge_triton(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Seen:
+    """What Triton's interpreter shows at ``values`` (float64 lanes, an opaque run)."""
+    if law.exactness == BOUNDED:
+        return Seen("undecided", None, "a bounded law")
+    try:
+        found = tritonrun.sides(law, values, instance)
+    except tritonrun.NotRun as exc:
+        return Seen("undecided", None, f"Triton's interpreter cannot run it there ({exc})")
+    s = Sides(found.lhs, found.rhs, [0.0] * len(found.lhs), opaque=True,
+              overflow=found.overflow, lanes=True)
+    if found.overflow:
+        return Seen("undecided", s, "a float operation overflowed or underflowed")
+    return _compare_sides(s, _scale(values))
+
+
+def prefetch(law: Law, points: list[list[Any]], instance: Mapping[str, Any] = {}) -> None:
+    """Run ``points`` in one launch when the law is Triton code (``judge`` then reads
+    the results); nothing otherwise."""
+    if tritonrun.reaches_triton(law) and law.exactness != BOUNDED:
+        tritonrun.prefetch(law, points, instance)
 
 
 def floats_exact(values: list[Any]) -> bool:
@@ -334,18 +338,21 @@ def confirms(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
              exact_run: bool = True, raw: bool = False) -> tuple[bool, str]:
     """Whether plain Python confirms a refutation at ``values``: (confirmed, why not).
     Exact where the code stays rational; else the sides must differ beyond the float
-    run's rounding bound (an opaque run: beyond 2⁻³⁰ of their size, or a NaN or ∞
-    against a number)."""
+    run's rounding bound (an opaque run, Triton code's included: beyond 2⁻³⁰ of their
+    size, or a NaN or ∞ against a number)."""
     if law.exactness == BOUNDED:
         return True, ""  # a bound is compared by the oracle alone
     seen = judge(law, values, instance, exact_run=exact_run, raw=raw)
     if seen.status in ("differ", "gross"):
         return True, ""
+    runner = seen.sides.runner if seen.sides else "plain Python"
     if seen.status == "agree":
         how = "in exact rational arithmetic" if seen.sides and seen.sides.exact else \
             "within the rounding of its float run"
-        return False, f"the function run by plain Python gives equal sides there ({how})"
-    return False, f"plain Python cannot decide the point: {seen.why}"
+        return False, f"the function run by {runner} gives equal sides there ({how})"
+    if tritonrun.reaches_triton(law):
+        runner = "Triton's interpreter"
+    return False, f"{runner} cannot decide the point: {seen.why}"
 
 
 def plain_value(x: Any) -> Any:
@@ -357,8 +364,10 @@ def pre_holds(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
               exact_run: bool = True) -> bool | None:
     """Whether the law's preconditions hold at ``values`` by plain Python (the
     original code, exactly where it stays rational, else on tracked floats); None
-    where Python raises or a test goes within rounding."""
-    if law.pre is None:
+    where Python raises or a test goes within rounding. A precondition that reaches
+    Triton code (the auditor's guard calls the sides) is not run by plain Python: the
+    oracle's reading of it stands, which every caller checks first."""
+    if law.pre is None or tritonrun.reaches(law.pre):
         return True
     vars_ = law.vars_for(instance)
     vals = [shape_like(v, [x if isinstance(x, bool) else Fraction(x) for x in flatten(val)])

@@ -16,6 +16,7 @@ from verify.decide import oracle
 from verify.decide.jit_raise import raised_in_jit
 from verify.engine import domains
 from verify.engine.shapes import shape_like
+from verify.results import Verdict
 
 DEFAULT_CASES = 200
 
@@ -31,7 +32,7 @@ def strategy(var: Var) -> st.SearchStrategy:
 
 @dataclass
 class Search:
-    status: str                      # "tested" | "refuted" | "unknown"
+    status: Verdict                  # TESTED, REFUTED or UNKNOWN
     cases: int = 0                   # cases that met the preconditions and were compared
     values: list[Any] | None = None  # the shrunk counterexample
     reason: str = ""
@@ -81,7 +82,7 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
         pass  # no generated case met the preconditions: compared is 0
     except _Found:
         values = oracle.shrink(law, found[-1], instance)
-        return Search("refuted", compared, values, seconds=time.perf_counter() - t0)
+        return Search(Verdict.REFUTED, compared, values, seconds=time.perf_counter() - t0)
     except Flaky:
         # hypothesis re-ran a point and the oracle decided it differently (a point near
         # the precision cap can be decided on one run and not the next): a difference
@@ -89,16 +90,16 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
         # before it is shown; without one, nothing was decided
         if found:
             values = oracle.shrink(law, found[-1], instance)
-            return Search("refuted", compared, values, seconds=time.perf_counter() - t0)
-        return Search("unknown", compared, seconds=time.perf_counter() - t0,
+            return Search(Verdict.REFUTED, compared, values, seconds=time.perf_counter() - t0)
+        return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
                       reason="the oracle decided a generated point differently when it "
                              "was run again")
     if compared == 0:
-        return Search("unknown", 0, reason="no generated case met the preconditions",
+        return Search(Verdict.UNKNOWN, 0, reason="no generated case met the preconditions",
                       seconds=time.perf_counter() - t0)
     if jit_raised:
-        return Search("unknown", compared, seconds=time.perf_counter() - t0,
+        return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
                       reason=f"{len(jit_raised)} generated case(s) raised inside a "
                              f"@triton.jit function ({jit_raised[0]}), where Triton computes "
                              "±∞ or NaN instead: the oracle cannot evaluate those points")
-    return Search("tested", compared, seconds=time.perf_counter() - t0)
+    return Search(Verdict.TESTED, compared, seconds=time.perf_counter() - t0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from verify.engine.interp import Interpretation, Namespace, _numpy, variadic
+from verify.engine.vocabulary import register, run_directly
 
 # --------------------------------------------------------------------------- torch / numpy
 def make_torch() -> Interpretation:
@@ -106,3 +107,18 @@ def make_numpy() -> Interpretation:
                                                 "min": variadic(py_min, min),
                                                 "abs": numpy.abs},
                           np=None, torch=None)
+
+
+def _torch_sample():
+    import torch
+    return torch.tensor(7.0), run_directly
+
+
+def _numpy_sample():
+    import numpy
+    return numpy.array(7.0), run_directly
+
+
+register("torch", make_torch, _torch_sample,
+         "torch tensors of one float dtype (float verdicts, references)")
+register("numpy", make_numpy, _numpy_sample, "numpy arrays of one float dtype")

@@ -4,8 +4,11 @@ An interpretation runs a *copy* of the function (``verify.engine.interp``): its 
 globals dict, fresh closure cells, symbolic or high-precision values instead of Python
 floats. Python differs from every such copy where the code
 
-- writes state: a ``global`` or ``nonlocal`` assignment, or an attribute set on an
-  object (a module's variable switched by a helper), which the copies would not share;
+- writes state: a ``global`` or ``nonlocal`` assignment, an attribute set on an
+  object (a module's variable switched by a helper), or a mutable object reached from
+  its globals, closure cells or defaults changed in place (``verify.engine.mutation``):
+  the copies share such an object with Python, but a proof treats each call as a
+  function of its arguments alone;
 - asks what a value *is* rather than what it equals: ``is`` / ``is not`` between values
   (``max(a, b) is a``; a test against ``None``, ``True`` or ``False`` is fine), type
   tests (``isinstance``, ``type``, ``issubclass``), or the text or address of a value
@@ -20,9 +23,10 @@ plain-Python runner, which calls the original, still runs it.
 from __future__ import annotations
 
 import dis
-import os
 import types
 from typing import Any
+
+from verify.engine.mutation import library, own, state_write
 
 _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
                "issubclass": "a type test (issubclass)", "repr": "the text of a value (repr)",
@@ -64,29 +68,6 @@ def _code_refusal(code: types.CodeType, where: str) -> str | None:
     return out
 
 
-_OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
-
-
-def _own(fn: types.FunctionType) -> bool:
-    return os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
-
-
-def _library(obj: Any) -> bool:
-    """Library code, or the checker's own (its law templates, the auditor's wrappers):
-    reviewed here, and read by each interpretation as written."""
-    from verify.engine.interp import is_library_file, is_library_module
-    if isinstance(obj, types.ModuleType):
-        if is_library_module(obj):
-            return True
-        filename = getattr(obj, "__file__", None) or ""
-    else:
-        filename = obj.__code__.co_filename
-        if is_library_file(filename):
-            return True
-    return os.path.realpath(filename).startswith(_OWN)
-
-
 def refusal(fn: Any) -> str | None:
     """Why no rebound copy of ``fn`` computes what Python computes, or None."""
     seen: set[int] = set()
@@ -99,19 +80,19 @@ def refusal(fn: Any) -> str | None:
         seen.add(id(obj))
         if isinstance(obj, (tuple, list)):
             stack.extend(obj)
-        elif isinstance(obj, types.FunctionType) and _own(obj):
+        elif isinstance(obj, types.FunctionType) and own(obj):
             # the checker's wrappers: only what they were handed (the user's function)
             stack.extend(obj.__defaults__ or ())
             stack.extend(closure_values(obj))
-        elif isinstance(obj, types.FunctionType) and not _library(obj):
-            why = _code_refusal(obj.__code__, f"{obj.__qualname__}")
+        elif isinstance(obj, types.FunctionType) and not library(obj):
+            why = _code_refusal(obj.__code__, f"{obj.__qualname__}") or state_write(obj)
             if why:
                 return why
             names = code_names(obj.__code__)
             stack.extend(v for k, v in obj.__globals__.items() if k in names)
             stack.extend(obj.__defaults__ or ())
             stack.extend(closure_values(obj))
-        elif isinstance(obj, types.ModuleType) and not _library(obj):
+        elif isinstance(obj, types.ModuleType) and not library(obj):
             stack.extend(v for v in vars(obj).values()
                          if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
     return None

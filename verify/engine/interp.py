@@ -205,13 +205,15 @@ class Interpretation:
         return out
 
     def _number(self, value: Any) -> Any:
-        """A finite Python float (global, closure cell, default) read by the literal
-        rule; anything else unchanged."""
+        """A finite Python float (global, closure cell, default; or a ``tl.constexpr``
+        holding one) read by the literal rule; anything else unchanged."""
+        value = constexpr_value(value)
         if self.literal is not None and type(value) is float and math.isfinite(value):
             return self.literal(value)
         return value
 
     def _translate(self, value: Any) -> Any:
+        value = constexpr_value(value)
         if type(value) is float:
             return self._number(value)
         if isinstance(value, types.ModuleType):
@@ -226,6 +228,18 @@ class Interpretation:
         if isinstance(value, (tuple, list)) and any(isinstance(v, types.FunctionType) for v in value):
             return type(value)(self._translate(v) for v in value)
         return value
+
+
+def constexpr_value(value: Any) -> Any:
+    """The number a ``tl.constexpr`` holds (Triton computes with it as with that Python
+    number: ``C * 3`` for ``C = tl.constexpr(0.1)`` is Python's ``0.1 * 3``); anything
+    else unchanged."""
+    cls = type(value)
+    if cls.__name__ == "constexpr" and cls.__module__.startswith("triton.language"):
+        inner = getattr(value, "value", value)
+        if type(inner) in (int, float, bool):
+            return inner
+    return value
 
 
 def _map_literals(code: types.CodeType, literal: Callable[[Any], Any],
@@ -309,11 +323,26 @@ def _is_library(fn: types.FunctionType) -> bool:
     return is_library_file(fn.__code__.co_filename)
 
 
+_NO_DEFAULT = object()
+
+
 def variadic(binary: Callable[[Any, Any], Any], builtin: Callable) -> Callable:
     """A stand-in for builtin max/min: one iterable or several arguments, folded with
-    ``binary``; plain integers (index arithmetic) keep the builtin."""
-    def f(*args):
+    ``binary``; plain integers (index arithmetic) keep the builtin. With ``key=`` the
+    item kept is Python's: the first whose key no later key beats (compared with ``>``
+    for max, ``<`` for min, as the builtin compares); ``default=`` for an empty
+    iterable."""
+    def f(*args, key=None, default=_NO_DEFAULT):
         items = list(args[0]) if len(args) == 1 else list(args)
+        if not items and default is not _NO_DEFAULT:
+            return default
+        if key is not None:
+            best, best_key = items[0], key(items[0])
+            for x in items[1:]:
+                k = key(x)
+                if (k > best_key) if builtin is max else (k < best_key):
+                    best, best_key = x, k
+            return best
         if all(isinstance(x, int) and not isinstance(x, bool) for x in items):
             return builtin(items)
         return _fold(binary, items)

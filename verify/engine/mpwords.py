@@ -13,6 +13,7 @@ import mpmath
 
 from verify.engine import jitdiv
 from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
+from verify.engine.vocabulary import register, run_directly
 
 jitdiv.install()  # 0/0 inside @triton.jit is NaN, as on the device
 
@@ -150,6 +151,91 @@ def _mp_float_trunc(x):
     return mpmath.mpf(_mp_trunc(x))
 
 
+def _rational(x) -> Fraction:
+    """An mpf (always dyadic) or a Fraction/int as an exact Fraction."""
+    if isinstance(x, mpmath.mpf):
+        sign, man, exp, _ = x._mpf_
+        return (-1) ** sign * Fraction(man) * Fraction(2) ** exp
+    return Fraction(x)
+
+
+def _finite(*xs) -> bool:
+    return all(not isinstance(x, mpmath.mpf) or mpmath.isfinite(x) for x in xs)
+
+
+def _python_fmod(x, y, back=exact_double_mpf):
+    """math.fmod: x − y·trunc(x/y), the sign of x; raises where Python raises."""
+    if y == 0 or not _finite(x):
+        raise ValueError("math domain error")
+    if not _finite(y):
+        return x
+    q, d = _rational(x), _rational(y)
+    n = abs(q) // abs(d)
+    return back(q - (n if (q >= 0) == (d >= 0) else -n) * d)
+
+
+def _python_remainder(x, y, back=exact_double_mpf):
+    """math.remainder: x − n·y with n the integer nearest x/y, ties to even."""
+    if y == 0 or not _finite(x):
+        raise ValueError("math domain error")
+    if not _finite(y):
+        return x
+    q, d = _rational(x), _rational(y)
+    return back(q - round(q / d) * d)
+
+
+def _python_ldexp(x, i, back=exact_double_mpf):
+    """math.ldexp: x · 2**i (i an integer, as Python requires)."""
+    if not isinstance(i, int):
+        raise TypeError("Expected an int as second argument to ldexp.")
+    return back(_rational(x) * Fraction(2) ** i) if _finite(x) else x
+
+
+def _python_prod(items, *, start=1):
+    """math.prod: the product, left to right, from ``start``."""
+    out = start
+    for x in items:
+        out = out * x
+    return out
+
+
+_REL_TOL = Fraction(1e-09)
+
+
+def _python_isclose(a, b, *, rel_tol=_REL_TOL, abs_tol=0):
+    """math.isclose with Python's test, on the interpretation's exact numbers."""
+    if a == b:
+        return True
+    if not _finite(a, b):
+        return False
+    diff = abs(b - a)
+    return bool(diff <= abs(rel_tol * b) or diff <= abs(rel_tol * a) or diff <= abs_tol)
+
+
+def _mp_isclose(a, b, *, rel_tol=None, abs_tol=0):
+    tol = exact_double_mpf(1e-09) if rel_tol is None else rel_tol
+    return _python_isclose(a, b, rel_tol=tol, abs_tol=abs_tol)
+
+
+def _mp_power(x, y):
+    """numpy's power on reals: NaN for a negative base under a non-integer exponent,
+    ±∞ for zero under a negative one."""
+    x, y = mpmath.mpf(x), mpmath.mpf(y)
+    if mpmath.isnan(x) or mpmath.isnan(y):
+        return mpmath.nan
+    if x < 0 and mpmath.isfinite(y) and y != mpmath.floor(y):
+        return mpmath.nan
+    if x == 0 and y < 0:
+        return mpmath.inf
+    return mpmath.power(x, y)
+
+
+def _exact_power(x, y):
+    if Fraction(y).denominator != 1:
+        raise Inexact("power with a non-integer exponent is not rational")
+    return Fraction(x) ** int(y)
+
+
 # numpy/math scalar words shared by the mpmath reading of np and math
 _MP_NUMPY_EXTRA = dict(
     logaddexp=_mp_logaddexp, clip=_mp_clip, trunc=_mp_float_trunc,
@@ -178,14 +264,16 @@ def make_mpmath() -> Interpretation:
         ceil=mpmath.ceil,
         copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot,
         trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
-        tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh, isfinite=mpmath.isfinite)
+        tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh, isfinite=mpmath.isfinite,
+        fmod=_python_fmod, remainder=_python_remainder, ldexp=_python_ldexp,
+        prod=_python_prod, isclose=_mp_isclose)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
         nan=mpmath.nan, tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
         fmin=_mp_fmin,
         hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
-        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), **_MP_NUMPY_EXTRA)
+        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), power=_mp_power, **_MP_NUMPY_EXTRA)
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},
@@ -225,11 +313,21 @@ def make_exact() -> Interpretation:
                    int32=None, int64=None, **common)
     mathns = Namespace("math", fabs=abs, pi=Fraction(math.pi), e=Fraction(math.e),
                        tau=Fraction(math.tau), floor=math.floor,
-                       ceil=math.ceil, nan=math.nan, **common)
+                       ceil=math.ceil, nan=math.nan,
+                       fmod=lambda x, y: _python_fmod(x, y, back=Fraction),
+                       remainder=lambda x, y: _python_remainder(x, y, back=Fraction),
+                       ldexp=lambda x, i: _python_ldexp(x, i, back=Fraction),
+                       prod=_python_prod, isclose=_python_isclose, **common)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
                    (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e),
-                   nan=math.nan, **common)
+                   nan=math.nan, power=_exact_power, **common)
     return Interpretation("exact", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},
                           np=np, torch=np, literal=Fraction, unfold=True)
+
+
+register("mpmath", make_mpmath, lambda: (mpmath.mpf(7), run_directly),
+         "mpmath numbers at the working precision (the oracle)")
+register("exact", make_exact, lambda: (Fraction(7), run_directly),
+         "Fractions: exact rational arithmetic (replays where the sides are rational)")

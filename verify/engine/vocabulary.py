@@ -1,139 +1,41 @@
-"""The modelled vocabulary: each word a law side or a user's function may use, its
-meaning in each interpretation, and its domain condition, declared once.
+"""The modelled vocabulary: the words a law side or a user's function may use, which
+interpretation gives each a meaning, and the domain condition of each partial word.
 
-``SUPPORT`` says, per word (``tl.exp``, ``math.log``, ``np.where``, …), which
-interpretations implement it; in every other interpretation the word is unsupported
-there (the namespace raises ``Unsupported``, or holds an explicit stub whose
-``unsupported`` attribute says why), and a verdict that needs it becomes ``unknown``.
+Every interpretation registers itself where it is implemented (``register``): its name,
+how to build one (``make``: an object with ``tl``, ``math`` and ``np`` namespaces) and
+a number of its own with a way to run code on it (``sample``). Its words are then the
+names its namespaces hold, read off the interpretation it builds; a word is unsupported
+there when the namespace raises ``Unsupported`` for it or holds an explicit stub whose
+``unsupported`` attribute says why, and a verdict that needs it becomes ``unknown``.
+``support_matrix()`` is computed from the registrations, so nothing here mirrors them;
+``runs_matrix()`` calls every word on each interpretation's sample number instead, and
+``drift()`` lists where the two differ (a word held but refusing to run, a stub that
+runs). A test prints the matrix and fails on drift.
+
+``operator_matrix()`` does the same for the Python operators whose meaning differs
+between number types (``//``, ``%``, ``divmod``: floor toward −∞, the remainder with
+the sign of the divisor, as Python's floats and ints have them), probed on each sample.
+
+Only interpretations whose modules have been imported are registered: this module
+imports none of them (they import it).
+
 ``DOMAINS`` gives the side condition of each partial word: outside it, Python's
 ``math`` raises (the point decides nothing), while ``tl``/``np``/``torch`` return NaN
 or ±∞ (which the checker compares like any value).
-
-``OPERATORS`` does the same for the Python operators whose meaning differs between
-number types (``//``, ``%``, ``divmod``: floor toward −∞, the remainder with the sign of
-the divisor, as Python's floats and ints have them).
-
-``support_matrix()`` reads what the interpretations really implement and
-``operator_matrix()`` runs each operator on each interpretation's numbers;
-``drift()`` lists every difference from ``SUPPORT`` and ``OPERATORS``. A test prints the
-matrix and fails on drift, so an interpretation cannot gain or lose a word silently.
 
 >>> DOMAINS["sqrt"]
 'x ≥ 0'
 """
 from __future__ import annotations
 
-INTERPRETATIONS = ("mpmath", "exact", "torch", "numpy", "z3")
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
 
-# word -> the interpretations that implement it
-SUPPORT: dict[str, str] = {
-    "math.abs": "exact",
-    "math.atan": "mpmath",
-    "math.ceil": "mpmath exact torch z3",
-    "math.copysign": "mpmath torch",
-    "math.cos": "mpmath torch numpy",
-    "math.cosh": "mpmath",
-    "math.e": "mpmath exact torch numpy z3",
-    "math.exp": "mpmath torch numpy z3",
-    "math.expm1": "mpmath torch numpy z3",
-    "math.fabs": "mpmath exact torch numpy z3",
-    "math.floor": "mpmath exact torch z3",
-    "math.fma": "exact",
-    "math.hypot": "mpmath torch",
-    "math.inf": "mpmath exact torch numpy z3",
-    "math.isfinite": "mpmath",
-    "math.isinf": "mpmath torch numpy",
-    "math.isnan": "mpmath torch numpy z3",
-    "math.log": "mpmath torch numpy z3",
-    "math.log10": "mpmath",
-    "math.log1p": "mpmath torch numpy z3",
-    "math.log2": "mpmath",
-    "math.maximum": "exact",
-    "math.minimum": "exact",
-    "math.nan": "mpmath exact torch numpy z3",
-    "math.pi": "mpmath exact torch numpy z3",
-    "math.pow": "mpmath torch",
-    "math.sigmoid": "torch",
-    "math.sin": "mpmath torch numpy",
-    "math.sinh": "mpmath",
-    "math.sqrt": "mpmath torch numpy z3",
-    "math.tan": "mpmath",
-    "math.tanh": "mpmath torch numpy",
-    "math.tau": "mpmath exact z3",
-    "math.trunc": "mpmath torch z3",
-    "math.where": "exact",
-    "np.abs": "mpmath exact torch z3",
-    "np.arctan": "mpmath",
-    "np.cbrt": "mpmath",
-    "np.ceil": "mpmath torch z3",
-    "np.clip": "mpmath torch z3",
-    "np.cos": "mpmath torch",
-    "np.cosh": "mpmath",
-    "np.e": "mpmath exact z3",
-    "np.exp": "mpmath torch z3",
-    "np.exp2": "mpmath",
-    "np.expm1": "mpmath torch",
-    "np.floor": "mpmath torch z3",
-    "np.fma": "exact z3",
-    "np.fmax": "mpmath exact torch z3",
-    "np.fmin": "mpmath exact torch z3",
-    "np.hypot": "mpmath",
-    "np.inf": "mpmath exact torch z3",
-    "np.isfinite": "mpmath",
-    "np.isinf": "mpmath",
-    "np.isnan": "mpmath torch z3",
-    "np.log": "mpmath torch z3",
-    "np.log10": "mpmath",
-    "np.log1p": "mpmath torch",
-    "np.log2": "mpmath",
-    "np.logaddexp": "mpmath torch z3",
-    "np.maximum": "mpmath exact torch z3",
-    "np.minimum": "mpmath exact torch z3",
-    "np.nan": "mpmath exact torch z3",
-    "np.negative": "mpmath",
-    "np.pi": "mpmath exact torch z3",
-    "np.reciprocal": "mpmath",
-    "np.sigmoid": "mpmath torch",
-    "np.sign": "mpmath exact",
-    "np.sin": "mpmath torch",
-    "np.sinh": "mpmath",
-    "np.sqrt": "mpmath torch z3",
-    "np.square": "mpmath torch z3",
-    "np.tan": "mpmath",
-    "np.tanh": "mpmath torch",
-    "np.trunc": "mpmath torch z3",
-    "np.where": "mpmath exact torch z3",
-    "tl.abs": "mpmath exact torch numpy z3",
-    "tl.cdiv": "mpmath exact",
-    "tl.cos": "mpmath torch numpy",
-    "tl.exp": "mpmath torch numpy z3",
-    "tl.exp2": "mpmath torch numpy",
-    "tl.expm1": "mpmath torch numpy",
-    "tl.float32": "mpmath exact",
-    "tl.float64": "mpmath exact",
-    "tl.fma": "mpmath exact torch numpy z3",
-    "tl.inf": "exact",
-    "tl.int32": "mpmath exact",
-    "tl.int64": "mpmath exact",
-    "tl.log": "mpmath torch numpy z3",
-    "tl.log1p": "mpmath torch numpy",
-    "tl.log2": "mpmath torch numpy",
-    "tl.maximum": "mpmath exact torch numpy z3",
-    "tl.minimum": "mpmath exact torch numpy z3",
-    "tl.sigmoid": "mpmath torch numpy z3",
-    "tl.sin": "mpmath torch numpy",
-    "tl.sqrt": "mpmath torch numpy z3",
-    "tl.tanh": "mpmath torch numpy",
-    "tl.where": "mpmath exact torch numpy z3",
-}
+from verify.engine.interp import Unsupported
 
-# Python operators with a meaning of their own on each interpretation's numbers (the
-# rest, + − · / ** and comparisons, every number type has): operator -> interpretations
-OPERATORS: dict[str, str] = {
-    "//": "mpmath exact torch numpy z3",
-    "%": "mpmath exact torch numpy z3",
-    "divmod": "mpmath exact numpy z3",
-}
+MODULES = ("tl", "math", "np")
 
 # partial words: the condition under which each is defined over the reals
 DOMAINS: dict[str, str] = {
@@ -141,86 +43,159 @@ DOMAINS: dict[str, str] = {
     "cdiv": "b ≠ 0", "//": "b ≠ 0", "%": "b ≠ 0", "divmod": "b ≠ 0",
 }
 
+# A sample: (a number of the interpretation, run) where run(thunk) calls thunk in the
+# interpretation's context (a query for z3, a model for balls) and returns its value.
+Sample = tuple[Any, Callable[[Callable[[], Any]], Any]]
 
-def _interpretations() -> dict:
-    from verify.engine.arraywords import make_numpy, make_torch
-    from verify.engine.mpwords import make_exact, make_mpmath
-    from verify.engine.z3interp import Z3Context
-    return {"mpmath": make_mpmath(), "exact": make_exact(), "torch": make_torch(),
-            "numpy": make_numpy(), "z3": Z3Context().interp}
+
+@dataclass(frozen=True)
+class Registration:
+    """One interpretation as the vocabulary knows it."""
+    name: str
+    make: Callable[[], Any]          # builds one: namespaces ``tl``, ``math``, ``np``
+    sample: Callable[[], Sample]     # a number of its own, and how to run code on it
+    values: str                      # what its values are, one line
+
+
+REGISTRY: dict[str, Registration] = {}
+
+
+def run_directly(thunk: Callable[[], Any]) -> Any:
+    """The ``run`` of a sample for interpretations that need no context."""
+    return thunk()
+
+
+def register(name: str, make: Callable[[], Any], sample: Callable[[], Sample],
+             values: str) -> None:
+    """Make the interpretation ``name`` a column of the vocabulary (idempotent)."""
+    REGISTRY[name] = Registration(name, make, sample, values)
+
+
+def words_of(interp: Any) -> set[str]:
+    """``module.word`` for every name the interpretation's namespaces hold (stubs and
+    private names excluded)."""
+    found = set()
+    for module in MODULES:
+        ns = getattr(interp, module, None)
+        for word, value in (vars(ns).items() if ns is not None else ()):
+            if not word.startswith("_") and not getattr(value, "unsupported", None):
+                found.add(f"{module}.{word}")
+    return found
 
 
 def support_matrix() -> dict[str, set[str]]:
-    """word -> the interpretations whose namespaces implement it (stubs excluded)."""
+    """word -> the registered interpretations whose namespaces implement it."""
     out: dict[str, set[str]] = {}
-    for name, interp in _interpretations().items():
-        for module in ("tl", "math", "np"):
-            ns = getattr(interp, module, None)
-            for word, value in (vars(ns).items() if ns is not None else ()):
-                if word.startswith("_") or getattr(value, "unsupported", None):
-                    continue
-                out.setdefault(f"{module}.{word}", set()).add(name)
+    for name, reg in REGISTRY.items():
+        for word in words_of(reg.make()):
+            out.setdefault(word, set()).add(name)
+    return out
+
+
+def _arities(fn: Callable) -> list[int]:
+    """The numbers of arguments (1 to 3) ``fn`` accepts, by its signature; all three
+    when it has none to read."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return [1, 2, 3]
+    fits = []
+    for k in (1, 2, 3):
+        try:
+            sig.bind(*[0] * k)
+        except TypeError:
+            continue
+        fits.append(k)
+    return fits
+
+
+_ARITY = re.compile(r"positional argument|takes (exactly |at most |at least )?\d|missing \d|"
+                    r"expected \d+ arguments?|required argument")
+
+
+def _runs(interp: Any, run: Callable, x: Any, word: str) -> bool:
+    """Whether ``word`` means something in ``interp``: looked up without a refusal, and
+    for a function, called on ``x`` (as many times as it takes arguments; a condition
+    word such as ``where`` gets ``x > 0`` first) without raising ``Unsupported``. A call
+    that fails for another reason (a wrong number of arguments aside) still counts: the
+    word was understood, the value was not."""
+    module, _, name = word.partition(".")
+    ns = getattr(interp, module, None)
+    if ns is None:
+        return False
+    try:
+        value = getattr(ns, name)
+    except (Unsupported, AttributeError):
+        return False
+    if not callable(value):
+        return True
+    calls = [lambda k=k: value(*[x] * k) for k in _arities(value)]
+    calls += [lambda k=k: value(x > 0, *[x] * (k - 1)) for k in _arities(value) if k > 1]
+    for call in calls:
+        try:
+            run(call)
+            return True
+        except Unsupported:
+            continue
+        except TypeError as exc:
+            if _ARITY.search(str(exc)):
+                continue        # a wrong number of arguments, not a rejected value
+            return True
+        except Exception:  # noqa: BLE001 — a value the word rejects, not the word
+            return True
+    return False
+
+
+def runs_matrix(words: set[str] | None = None) -> dict[str, set[str]]:
+    """word -> the registered interpretations where calling it on their sample number
+    does not refuse (probed, not read off the namespaces)."""
+    words = set(support_matrix()) if words is None else words
+    out: dict[str, set[str]] = {w: set() for w in words}
+    for name, reg in REGISTRY.items():
+        interp = reg.make()
+        x, run = reg.sample()
+        for word in words:
+            if _runs(interp, run, x, word):
+                out[word].add(name)
     return out
 
 
 _OPERATIONS = {"//": lambda a, b: a // b, "%": lambda a, b: a % b, "divmod": divmod}
 
 
-def _sample(name: str):
-    """(a number of the interpretation, how to run an operation on it)."""
-    if name == "mpmath":
-        import mpmath
-        return mpmath.mpf(7), lambda op, x: op(x, 2)
-    if name == "exact":
-        from fractions import Fraction
-        return Fraction(7), lambda op, x: op(x, 2)
-    if name == "torch":
-        import torch
-        return torch.tensor(7.0), lambda op, x: op(x, 2)
-    if name == "numpy":
-        import numpy
-        return numpy.array(7.0), lambda op, x: op(x, 2)
-    import z3
-    from verify.engine.z3interp import Z3Context, evaluate
-    return z3.Real("x"), lambda op, x: evaluate(Z3Context(), lambda: op(x, 2))
-
-
 def operator_matrix() -> dict[str, set[str]]:
-    """operator -> the interpretations whose numbers run it (probed, not declared)."""
-    from verify.engine.interp import Unsupported
+    """operator -> the registered interpretations whose numbers run it (probed)."""
     out: dict[str, set[str]] = {op: set() for op in _OPERATIONS}
-    for name in INTERPRETATIONS:
-        x, run = _sample(name)
+    for name, reg in REGISTRY.items():
+        x, run = reg.sample()
         for op, f in _OPERATIONS.items():
             try:
-                run(f, x)
-            except (TypeError, Unsupported):
+                run(lambda: f(x, 2))  # noqa: B023 — called at once
+            except (TypeError, Unsupported, NotImplementedError, AttributeError):
                 continue
             out[op].add(name)
     return out
 
 
 def drift() -> list[str]:
-    """Every word or operator whose implementations differ from ``SUPPORT`` or
-    ``OPERATORS``, one line each."""
-    lines = []
-    for table, actual in ((SUPPORT, support_matrix()), (OPERATORS, operator_matrix())):
-        for word in sorted(set(actual) | set(table)):
-            declared = set(table.get(word, "").split())
-            found = actual.get(word, set())
-            if declared != found:
-                lines.append(f"{word}: declared {sorted(declared)}, "
-                             f"implemented {sorted(found)}")
-    return lines
+    """Every word whose registered interpretations differ from those where it runs, one
+    line each."""
+    registered = support_matrix()
+    running = runs_matrix(set(registered))
+    return [f"{word}: registered {sorted(registered[word])}, runs {sorted(running[word])}"
+            for word in sorted(registered) if registered[word] != running[word]]
 
 
 def render() -> str:
-    """The support matrix as a text table (one row a word or operator, one column an
-    interpretation)."""
+    """The support matrix as a text table (one row a word or operator, one column a
+    registered interpretation), with what each column's values are."""
+    names = sorted(REGISTRY)
     actual = {**support_matrix(), **operator_matrix()}
-    width = max(len(w) for w in actual)
-    head = " " * width + "  " + "  ".join(f"{i:7}" for i in INTERPRETATIONS)
-    rows = [f"{w:{width}}  " + "  ".join(f"{'yes' if i in actual[w] else '-':7}"
-                                          for i in INTERPRETATIONS)
+    width = max([len(w) for w in actual] + [len(n) for n in names])
+    col = max(len(n) for n in names)
+    head = " " * width + "  " + "  ".join(f"{n:{col}}" for n in names)
+    rows = [f"{w:{width}}  " + "  ".join(f"{'yes' if n in actual[w] else '-':{col}}"
+                                          for n in names)
             for w in sorted(actual)]
-    return "\n".join([head] + rows)
+    legend = [f"{n:{width}}  {REGISTRY[n].values}" for n in names]
+    return "\n".join(legend + ["", head] + rows)

@@ -44,6 +44,7 @@ from verify.engine.infinity import may_be_infinite
 from verify.engine.interp import Interpretation, Namespace, Unsupported, variadic
 from verify.engine.nan import NanModel, any_of
 from verify.engine.shapes import component_names, shape_like
+from verify.engine.vocabulary import register
 from verify.engine.z3paths import (MAX_BRANCHES_PER_PATH, MAX_PATHS, _ACTIVE,  # noqa: F401
                                    _ORIGINAL_REALVAL, _as_expr, evaluate)
 
@@ -481,3 +482,8 @@ def _add(a, b):
 
 def _scale(a, s):
     return {k: (base, c * s) for k, (base, c) in a.items() if c * s != 0}
+
+
+register("z3", lambda: Z3Context().interp,
+         lambda: (z3.Real("x"), lambda thunk: evaluate(Z3Context(), thunk)),
+         "real-valued z3 terms (proofs over ℝ, counterexamples)")

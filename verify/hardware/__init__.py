@@ -88,7 +88,7 @@ def profile_for(spec, targets=tuple(TARGETS)) -> dict:
 
 def _profile_for(spec, targets) -> dict:
     launches, problems = gpu_launches(spec)
-    out = profile_launches(launches, dict(getattr(spec, "gpu_model", {}) or {}), targets,
+    out = profile_launches(launches, dict(spec.bounding.gpu_model), targets,
                            kernel=spec.name)
     if problems:
         out["launch_problems"] = problems

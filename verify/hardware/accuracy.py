@@ -1,6 +1,6 @@
 """Checking a kernel's declared GPU error model against the instructions it compiles to.
 
-The model (``KernelSpec.gpu_model``: operation → ``impls.accuracy.OpModel``) is what the
+The model (``KernelSpec.bounding.gpu_model``: operation → ``impls.accuracy.OpModel``) is what the
 kernel's GPU bound assumes; the profile (``ptx.profile``) says which instruction each
 operation became. A model that assumes a smaller error than the table gives for that
 instruction, or that is silent about an approximate operation the kernel uses, refuses

@@ -21,7 +21,7 @@ def _project_module(spec):
     if kernel is spec:
         return module
     # a BoundKernel's spec: its binding runs the wrapper the module declared
-    running = getattr(getattr(spec.run, "__self__", None), "running", None)
+    running = getattr(getattr(spec.execution.run, "__self__", None), "running", None)
     wrapper = getattr(kernel, "wrapper", None)
     if running is not None and wrapper is not None and wrapper is running.fn:
         return module
@@ -55,10 +55,10 @@ def gpu_launches(spec, seed: int = 0) -> tuple[list[dict], list[str]]:
     problems = []
     project = _project_module(spec) is not None
     with recording(execute=False, pretend_gpu=project) as launches:
-        for case in spec.cases(seed, "gpu" if project else "triton-interpreter"):
+        for case in spec.coverage.cases(seed, "gpu" if project else "triton-interpreter"):
             for dtype in spec.dtypes:
                 try:
-                    spec.run(case, dtype)
+                    spec.execution.run(case, dtype)
                 except Exception as exc:  # the launch before it is still recorded
                     problems.append(f"{case.name} {dtype}: {type(exc).__name__}: {exc}")
     return _row_classes(spec, list(launches)), problems

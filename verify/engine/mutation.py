@@ -1,0 +1,322 @@
+"""State changed in place: writes to a mutable object a function reaches through its
+globals, closure cells or defaults, without any assignment to a name.
+
+``state['n'] += 1`` on a dict held in a closure cell, ``_history.append(x)`` on a module
+list, ``_seen.append(1)`` on a mutable default: Python shares the object between calls,
+so each call sees what the earlier ones left, while the rebound copies of the function
+(``verify.engine.interp``) and the proof about them assume a function of its arguments
+alone. ``state_write(fn)`` names the first such write in ``fn`` (the object, how it is
+reached, the line), or None. Found from the source (AST) of ``fn``:
+
+- an item stored or deleted (``d[k] = v``, ``d[k] += 1``, ``del d[k]``), an in-place
+  ``+=`` on a mutable default, a call of a mutating method (``append``, ``update``,
+  ``sort``, …, and torch's ``add_``-style methods), a library call that changes its
+  first argument (``random.shuffle``, ``heapq.heappush``, ``setattr``, …) or an ``out=``
+  argument, on an object reached from a global, a closure variable or a mutable
+  default — directly, through attributes and items, or through a local alias
+  (``h = _history``; ``for row in TABLE``);
+- such an object passed to a user function that changes that parameter in place.
+
+Conservative: an object is taken as state when it might be (an item of state, the
+result of a method of state); a local object the function builds itself (``out = []``)
+is not state. Does not cover: functions without source (nothing is found), mutation
+through ``exec``/``eval`` or reflection (``vars()``, ``globals()``), and library code
+that keeps state of its own (``random``'s generator).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import numbers
+import os
+import textwrap
+import types
+from typing import Any
+
+from verify.engine.interp import is_library_file, is_library_module
+
+MUTATING_METHODS = {
+    "append", "extend", "insert", "pop", "popitem", "remove", "clear", "update",
+    "setdefault", "add", "discard", "sort", "reverse", "difference_update",
+    "intersection_update", "symmetric_difference_update", "appendleft", "extendleft",
+    "popleft", "rotate", "move_to_end", "fill", "resize", "put", "itemset", "partition",
+    "__setitem__", "__delitem__", "__iadd__", "__isub__", "__imul__", "__ior__",
+    "__iand__", "__setattr__", "__delattr__"}
+# library functions that change their first argument
+MUTATING_CALLS = {
+    "shuffle", "heappush", "heappop", "heapify", "heapreplace", "heappushpop", "insort",
+    "insort_left", "insort_right", "copyto", "place", "putmask", "fill_diagonal",
+    "setitem", "delitem", "setattr", "delattr", "iadd", "iconcat", "isub", "imul"}
+# calls whose result is a new object, whatever their arguments
+FRESH_CALLS = {"list", "dict", "set", "tuple", "frozenset", "sorted", "len", "sum", "float",
+               "int", "bool", "str", "repr", "abs", "round", "deepcopy", "copy", "array",
+               "asarray", "fsum", "prod", "any", "all", "isinstance", "range", "enumerate",
+               "zip", "reversed"}
+_IMMUTABLE = (numbers.Number, str, bytes, type(None), frozenset, range, types.FunctionType,
+              types.BuiltinFunctionType, types.ModuleType, type,
+              types.MethodType, types.CodeType)
+_MAX_DEPTH = 4
+_CACHE: dict[int, tuple[Any, list]] = {}
+
+
+def mutable(value: Any) -> bool:
+    """Whether ``value`` may change in place (a tuple when something in it may)."""
+    if isinstance(value, tuple):
+        return any(mutable(v) for v in value)
+    return not isinstance(value, _IMMUTABLE)
+
+
+_OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
+
+
+def own(fn: types.FunctionType) -> bool:
+    """The checker's own code (its law templates, the auditor's wrappers)."""
+    return os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
+
+
+def library(obj: Any) -> bool:
+    """Library code, or the checker's own: reviewed here, and read by each
+    interpretation as written."""
+    if isinstance(obj, types.ModuleType):
+        if is_library_module(obj):
+            return True
+        filename = getattr(obj, "__file__", None) or ""
+    else:
+        filename = obj.__code__.co_filename
+        if is_library_file(filename):
+            return True
+    return os.path.realpath(filename).startswith(_OWN)
+
+
+def _kind(value: Any) -> str:
+    return {list: "list", dict: "dict", set: "set"}.get(type(value), "object")
+
+
+def _source(fn: types.FunctionType) -> tuple[ast.AST, int] | None:
+    """The AST of ``fn`` and the line number of its first source line."""
+    try:
+        lines, start = inspect.getsourcelines(fn.__code__)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    first = fn.__code__.co_firstlineno - start + 1
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == fn.__name__:
+            return node, start
+        if isinstance(node, ast.Lambda) and node.lineno == first:
+            return node, start
+    return None
+
+
+class _Scope:
+    """What each name of one function refers to: state, a parameter, or neither."""
+
+    def __init__(self, fn: types.FunctionType, node: ast.AST, params_are_roots: bool):
+        code = fn.__code__
+        self.fn = fn
+        self.node = node
+        n = code.co_argcount + code.co_kwonlyargcount
+        self.params = list(code.co_varnames[:n])
+        defaults = dict(zip(code.co_varnames[code.co_argcount - len(fn.__defaults__ or ()):
+                                             code.co_argcount], fn.__defaults__ or ()))
+        defaults.update(fn.__kwdefaults__ or {})
+        self.defaults = defaults
+        self.locals = set(code.co_varnames) | set(code.co_cellvars)
+        self.free = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        self.params_are_roots = params_are_roots
+        self.aliases: dict[str, str] = {}
+        self._alias_fixpoint()
+
+    # -- what a name or an expression refers to
+    def static(self, expr: ast.AST) -> tuple[bool, Any]:
+        """(known, value) of a name or attribute chain resolved from globals, closure
+        cells and defaults, without running anything."""
+        if isinstance(expr, ast.Name):
+            name = expr.id
+            if name in self.free:
+                try:
+                    return True, self.free[name].cell_contents
+                except ValueError:
+                    return False, None
+            if name in self.locals:
+                if name in self.defaults and name not in self.aliases:
+                    return True, self.defaults[name]
+                return False, None
+            g = self.fn.__globals__
+            if name in g:
+                return True, g[name]
+            b = g.get("__builtins__")
+            b = vars(b) if isinstance(b, types.ModuleType) else (b or {})
+            return (name in b), b.get(name)
+        if isinstance(expr, ast.Attribute):
+            known, value = self.static(expr.value)
+            if known:
+                try:
+                    return True, inspect.getattr_static(value, expr.attr)
+                except AttributeError:
+                    return False, None
+        return False, None
+
+    def root(self, expr: ast.AST) -> str | None:
+        """How ``expr`` may be state: a phrase naming the object, or None."""
+        if isinstance(expr, ast.Name):
+            name = expr.id
+            if name in self.aliases:
+                return self.aliases[name]
+            if name in self.locals and name not in self.defaults:
+                if self.params_are_roots and name in self.params:
+                    return f"parameter:{name}"
+                return None
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            known, value = self.static(expr)
+            if known:
+                return self._describe(expr, value) if mutable(value) else None
+            if isinstance(expr, ast.Attribute):
+                return self.root(expr.value)
+            return None
+        if isinstance(expr, ast.Subscript):
+            return self.root(expr.value)
+        if isinstance(expr, ast.Call):
+            name = _called(expr)
+            if name in FRESH_CALLS:
+                return None
+            if isinstance(expr.func, ast.Attribute):
+                owner = self.root(expr.func.value)
+                if owner:
+                    return owner
+            return next(filter(None, (self.root(a) for a in _arguments(expr))), None)
+        if isinstance(expr, ast.IfExp):
+            return self.root(expr.body) or self.root(expr.orelse)
+        if isinstance(expr, ast.BoolOp):
+            return next(filter(None, (self.root(v) for v in expr.values)), None)
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return next(filter(None, (self.root(v) for v in expr.elts)), None)
+        if isinstance(expr, (ast.Starred, ast.NamedExpr)):
+            return self.root(expr.value)
+        return None
+
+    def _describe(self, expr: ast.AST, value: Any) -> str:
+        text = ast.unparse(expr)
+        head = expr
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        name = head.id if isinstance(head, ast.Name) else text
+        if name in self.free:
+            how = "a closure variable"
+        elif name in self.defaults:
+            how = f"the default of parameter {name!r}"
+        else:
+            how = "a module global"
+        return f"the {_kind(value)} {text!r} ({how})"
+
+    def _alias_fixpoint(self) -> None:
+        """Local names bound to state (``h = _history``, ``for row in TABLE``)."""
+        pairs: list[tuple[ast.AST, ast.AST]] = []
+        for n in ast.walk(self.node):
+            if isinstance(n, ast.Assign):
+                pairs += [(t, n.value) for t in n.targets]
+            elif isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and n.value is not None:
+                pairs.append((n.target, n.value))
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+                pairs.append((n.target, n.iter))
+            elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+                pairs.append((n.optional_vars, n.context_expr))
+        changed = True
+        while changed:
+            changed = False
+            for target, value in pairs:
+                why = self.root(value)
+                if not why:
+                    continue
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name) and t.id not in self.aliases:
+                        self.aliases[t.id] = why
+                        changed = True
+
+
+def _called(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def _arguments(call: ast.Call) -> list[ast.AST]:
+    return list(call.args) + [k.value for k in call.keywords]
+
+
+def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
+            ) -> list[tuple[str, int, str]]:
+    """Every in-place write in ``fn``: (object phrase, source line, how)."""
+    key = id(fn) * 2 + params_are_roots
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is fn:
+        return cached[1]
+    found = _source(fn)
+    out: list[tuple[str, int, str]] = []
+    _CACHE[key] = (fn, out)  # before the walk: a recursive helper terminates
+    if found is None:
+        return out
+    node, start = found
+    scope = _Scope(fn, node, params_are_roots)
+
+    def note(obj: str | None, at: ast.AST, how: str) -> None:
+        if obj:
+            out.append((obj, at.lineno + start - 1, how))
+
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Subscript):
+                        how = ("an item deleted" if isinstance(n, ast.Delete) else
+                               "an item changed (+= and the like)"
+                               if isinstance(n, ast.AugAssign) else "an item assigned")
+                        note(scope.root(sub.value), sub, how)
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                note(scope.root(n.target), n, "changed in place (+= and the like)")
+        elif isinstance(n, ast.Call):
+            name = _called(n)
+            if isinstance(n.func, ast.Attribute) and (
+                    name in MUTATING_METHODS or (name.endswith("_") and not name.startswith("_"))):
+                known, value = scope.static(n.func.value)
+                if not (known and not mutable(value)):
+                    note(scope.root(n.func.value), n, f".{name}()")
+            if name in MUTATING_CALLS and n.args:
+                note(scope.root(n.args[0]), n, f"{name}()")
+            for k in n.keywords:
+                if k.arg == "out":
+                    note(scope.root(k.value), n, f"{name}(out=…)")
+            if depth < _MAX_DEPTH:
+                _helper_writes(scope, n, depth, note)
+    return out
+
+
+def _helper_writes(scope: _Scope, call: ast.Call, depth: int, note) -> None:
+    """State passed to a user function that changes that parameter in place."""
+    known, callee = scope.static(call.func)
+    callee = getattr(callee, "fn", callee)
+    if not known or not isinstance(callee, types.FunctionType) or library(callee):
+        return
+    changed = {obj.split(":", 1)[1]: (line, how)
+               for obj, line, how in _writes(callee, True, depth + 1)
+               if obj.startswith("parameter:")}
+    if not changed:
+        return
+    names = callee.__code__.co_varnames[:callee.__code__.co_argcount]
+    passed = list(zip(names, call.args)) + [(k.arg, k.value) for k in call.keywords]
+    for name, arg in passed:
+        if name in changed:
+            line, how = changed[name]
+            note(scope.root(arg), call,
+                 f"passed to {callee.__qualname__}, which changes it at line {line}: {how}")
+
+
+def state_write(fn: types.FunctionType) -> str | None:
+    """The first in-place write to state in ``fn`` (not in the functions it calls,
+    except through a parameter), as a phrase, or None."""
+    for obj, line, how in _writes(fn, False):
+        if not obj.startswith("parameter:"):
+            return f"{fn.__qualname__} changes {obj} in place at line {line} ({how})"
+    return None
