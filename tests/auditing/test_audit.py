@@ -6,7 +6,9 @@ auditor must reach in its first line::
     # expect: kind=binary associative=proved commutative=refuted identity.element=0
 
 ``NAME=V1|V2`` accepts either verdict, ``NAME.element=JSON`` checks the identity element
-(or a locality field with ``locality.radius=1``), ``NAME.float32=exact`` a float verdict.
+(or a locality field with ``locality.radius=1``), ``NAME.float32=exact`` a float verdict,
+``NAME.assumes=TEXT`` that a stated assumption contains TEXT (``none``: no assumption),
+``NAME.evidence=in-domain`` that every point the reason cites lies in the declared domain.
 Every counterexample in the report is replayed here, independently of the engine's
 oracle: the user's function is evaluated in mpmath at 200 and 300 bits and the two sides
 of the property must differ, both finite reals; every float counterexample is replayed
@@ -17,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -248,6 +251,20 @@ def replay_float(name, kind, fn, report, fmt, args, element=None) -> bool:
     return False
 
 
+def evidence_outside_domain(path: Path, name: str, reason: str) -> list[str]:
+    """The points a reason cites ("fails at a = X", "at a ∈ {…}") that lie outside the
+    domain the function declares for its parameters."""
+    from verify.auditing.declared import stated
+    from verify.engine import domains
+    fn, _, _ = A.load_target(f"{path}:{name}")
+    doms = [domains.get(d) for d in stated(fn).values()]
+    cited = re.findall(r"fails at a = (-?[0-9/.]+)", reason)
+    for group in re.findall(r"at a ∈ \{([^}]*)\}", reason):
+        cited += [x.strip() for x in group.split(",")]
+    assert cited, f"no points cited in {reason!r}"
+    return [x for x in cited if not all(d.contains(Fraction(x)) for d in doms)]
+
+
 # ----------------------------------------------------------------------------- the test
 @pytest.mark.parametrize("path", case_files(), ids=lambda p: p.stem)
 def test_audit_case(path: Path):
@@ -276,6 +293,14 @@ def test_audit_case(path: Path):
         elif field_ == "element":
             if p["reals"]["element"] != json.loads(want):
                 problems.append(f"{prop}.element: {p['reals']['element']} ≠ {want}")
+        elif field_ == "assumes":
+            got = p["reals"]["assumptions"] or []
+            if (want == "none" and got) or (want != "none" and not any(want in a for a in got)):
+                problems.append(f"{prop}.assumes: {got} has no {want!r}")
+        elif field_ == "evidence":
+            outside = evidence_outside_domain(path, name, p["reals"].get("reason") or "")
+            if outside:
+                problems.append(f"{prop}.evidence: {outside} outside the declared domain")
         else:
             got = (p["reals"]["element"] or {}).get(field_)
             if got != json.loads(want):

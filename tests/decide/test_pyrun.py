@@ -223,3 +223,26 @@ def test_a_zero_by_zero_inside_jit_is_replayed_on_lanes_not_as_a_python_raise():
     assert not pyrun.confirms(law, [2, 3])[0]
     plain = _law(lambda a, b: (a * b) / (a * b), lambda a, b: 1.0)
     assert pyrun.judge(plain, [0, 1]).status == "undecided"   # Python's / raises
+
+
+# ----------------------------------------------------------------------------- complex
+def _cube_root_law():
+    return _law(lambda a: (a ** 3) ** (1 / 3), lambda a: a, n=1)
+
+
+def test_a_complex_side_is_a_value_not_a_point_that_decides_nothing():
+    # Python's (-8.0) ** (1/3) is 1 + 1.73j: against the real -2 the sides differ
+    law = _cube_root_law()
+    assert pyrun.judge(law, [-2]).status in ("differ", "gross")
+    assert pyrun.confirms(law, [-2])[0]
+    assert pyrun.judge(law, [2]).status == "agree"   # the near miss: a real root
+    same = _law(lambda a: (a ** 3) ** (1 / 3), lambda a: (a ** 3) ** (1 / 3), n=1)
+    assert pyrun.judge(same, [-2]).status == "agree"
+
+
+def test_a_power_condition_left_out_of_the_proof_is_caught_by_plain_python(monkeypatch):
+    proof = prove(_cube_root_law())
+    assert proof.status == "proved" and any("complex" in a for a in proof.assumptions)
+    monkeypatch.setattr(z3interp.Z3Context, "real_power", lambda *a, **k: None)
+    proof = prove(_cube_root_law())
+    assert proof.status in ("unknown", "error")

@@ -4,7 +4,11 @@ Candidates: a real element z3 solves for from ``f(e, a) = a = f(a, e)`` at sampl
 points, then 0, 1, −∞, +∞ (per component for tuple states). A candidate that fails at
 a check point (replayed at two precisions) is dropped; the first one proved (or else
 tested) is reported. "No identity" (refuted) only when z3 shows no real element fits
-the sample points and the infinite candidates fail too.
+the sample points and the infinite candidates fail too. Sample points, check points and
+finite candidates lie in the declared domain (``verify.engine.domains``): a point
+outside it is no evidence. A function no reading follows (type tests, written state:
+``verify.engine.faithful``) gets no z3 solve and no candidate dropped by a reading; its
+candidates are decided by plain Python, and "no identity" is never concluded.
 
 Does not cover: tuple elements mixing ±∞ with other values when z3 finds none with
 finite components (the verdict is then unknown).
@@ -23,10 +27,12 @@ from verify.auditing.properties import Prop, identity_prop, make_law
 from verify.auditing.report import entry, judge, skipped
 from verify.auditing.signature import PROBE_SECONDS, SCALAR, Shape
 from verify.auditing.trace import show
-from verify.decide import oracle
+from verify.decide import oracle, pyrun
 from verify.decide.query import Query
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.decide.policy import Policy
+from verify.engine import domains
+from verify.engine.faithful import refusal
 from verify.engine.shapes import flatten
 from verify.engine.z3interp import Z3Context, _as_expr, evaluate
 
@@ -35,40 +41,79 @@ NEG_INF, POS_INF = float("-inf"), float("inf")
 
 
 def _samples(s: Shape) -> list[Any]:
-    """Points at which the identity equations are instantiated (integers: the exp
-    encoding needs integer coefficients)."""
+    """Points at which the identity equations are instantiated (integers where the
+    domain has them: the exp encoding needs integer coefficients), in the domain."""
     if s.kind == "scalar":
-        return [1, 2, -3, 5]
+        return _in_domain(s, [[1], [2], [-3], [5]], _SAMPLE_SPARE)
     base = [[1, 2, -3, 5, 7, -2], [2, -1, 4, 3, -5, 6], [-3, 5, 2, -1, 2, 9],
             [5, 3, 1, -4, 1, 2]]
-    return [tuple(b[i % len(b)] for i in range(s.size)) for b in base]
+    return _in_domain(s, [[b[i % len(b)] for i in range(s.size)] for b in base],
+                      _SAMPLE_SPARE)
 
 
 def _check_points(s: Shape) -> list[Any]:
     pts = [0, 1, -1, 2, Fraction(1, 2), -3]
     if s.kind == "scalar":
-        return pts
-    return [tuple(pts[(i + j) % len(pts)] for i in range(s.size)) for j in range(6)]
+        return _in_domain(s, [[p] for p in pts], _CHECK_SPARE)
+    return _in_domain(s, [[pts[(i + j) % len(pts)] for i in range(s.size)]
+                          for j in range(6)], _CHECK_SPARE)
+
+
+# values that replace a point's components outside the declared domain, the first one
+# in the domain and not yet used for that component (1000 reaches past a clip at 255)
+_SAMPLE_SPARE = [1000, 3, 7, 0, Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)]
+_CHECK_SPARE = [1000, 3, 5, Fraction(1, 4), Fraction(3, 4), 7, 1, 0]
+
+
+def _in_domain(s: Shape, rows: list[list[Any]], spare: list[Any]) -> list[Any]:
+    """``rows`` (one value per component) with each component outside its declared
+    domain replaced from ``spare``: searches and evidence stay in the domain."""
+    doms = [domains.get(d) for d in s.var("a").component_domains()]
+    used: list[list[Any]] = [[] for _ in doms]
+    out = []
+    for row in rows:
+        point = []
+        for i, (x, dom) in enumerate(zip(row, doms)):
+            if not dom.contains(x):
+                x = next((y for y in spare + dom.grid() if dom.contains(y)
+                          and y not in used[i]), dom.grid()[0])
+            used[i].append(x)
+            point.append(x)
+        out.append(point[0] if s.kind == "scalar" else tuple(point))
+    return out
 
 
 def _candidate_elements(s: Shape) -> list[Any]:
+    """0, 1 (where the domain holds them) and ±∞, per component."""
+    doms = [domains.get(d) for d in s.var("e").component_domains()]
     base = [0, 1, NEG_INF, POS_INF]
     if s.kind == "scalar":
-        return list(base)
+        per = [[c for c in base if _allowed(doms[0], c)]]
+    else:
+        per = [[c for c in base if _allowed(d, c)] for d in doms]
+    if s.kind == "scalar":
+        return list(per[0])
     if s.size > 4:
-        return [tuple([c] * s.size) for c in base]
-    return [tuple(c) for c in itertools.product(base, repeat=s.size)]
+        return [tuple([c] * s.size) for c in base if all(c in p for p in per)]
+    return [tuple(c) for c in itertools.product(*per)]
+
+
+def _allowed(dom: domains.Domain, c: Any) -> bool:
+    """A finite element must lie in the domain; ±∞ (the identity of max and min)
+    stands outside every domain."""
+    return c in (NEG_INF, POS_INF) or dom.contains(c)
 
 
 def _mismatch(g, e, a) -> bool:
-    """f(e, a) = a = f(a, e) fails at ``a`` (confirmed at two precisions), evaluated
-    as written (no domain guard: f(∞, a) = nan is a mismatch). A point where f raises
-    (a zero denominator) decides nothing."""
+    """f(e, a) = a = f(a, e) fails at ``a`` (confirmed at two precisions and by plain
+    Python, which reads a folded constant as the double it is), evaluated as written (no
+    domain guard: f(∞, a) = nan is a mismatch). A point where f raises (a zero
+    denominator) decides nothing."""
     prop = identity_prop(_shape_of_value(a), e)
     law = make_law(prop, g, guarded=False)
     try:
         with time_limit(PROBE_SECONDS):
-            return oracle.gap(law, [a]).differs
+            return oracle.gap(law, [a]).differs and pyrun.confirms(law, [a])[0]
     except (Exception, TimeLimit):  # undefined at this point: no evidence either way
         return False
 
@@ -140,21 +185,28 @@ def _nice(q: Fraction):
 
 def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
                    no_floats: str | None) -> dict:
-    solve, solved, why = (UNKNOWN, None, no_prover) if no_prover else _z3_solve(
-        g, s, policy)
+    # a function that tests types or writes state computes one thing in Python and
+    # another in every reading: none of them may drop a candidate or rule e out
+    refused = refusal(g)
+    unreadable = f"{refused}, which no reading follows faithfully" if refused else None
+    solve, solved, why = (UNKNOWN, None, no_prover or unreadable) \
+        if no_prover or refused else _z3_solve(g, s, policy)
     candidates = _candidate_elements(s)
     if solved is not None and solved not in candidates:
         candidates.insert(0, solved)
     failures: dict[str, Any] = {}
+    judged: dict[str, str] = {}
     best = None
     for e in candidates:
-        bad = next((a for a in _check_points(s) if _mismatch(g, e, a)), None)
+        bad = None if refused else next(
+            (a for a in _check_points(s) if _mismatch(g, e, a)), None)
         if bad is not None:
             failures[show(e)] = bad
             continue
         prop = identity_prop(s, e)
         law = make_law(prop, g, no_prover=no_prover)
         res = judge(law, policy)
+        judged[show(e)] = res["verdict"]
         if res["verdict"] == PROVED:
             best = (prop, law, res)
             break
@@ -168,9 +220,19 @@ def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
     prop = Prop("identity", Property.ASSOCIATIVITY, "f(e, a) = a = f(a, e) for some e",
                 T.IDENTITY_LICENSES, ("a",), (s,), None, None)
     tried = ", ".join(f"{k} (fails at a = {show(v)})" for k, v in failures.items())
-    infinite_excluded = all(show(e) in failures for e in candidates
+    def ruled_out(e) -> bool:
+        return show(e) in failures or judged.get(show(e)) == REFUTED
+    infinite_excluded = all(ruled_out(e) for e in candidates
                             if any(c in (NEG_INF, POS_INF) for c in flatten([e])))
-    if solve == "unsat" and s.kind == "scalar" and infinite_excluded:
+    # a finite candidate no reading rules out, though z3 finds no e: the readings and
+    # plain Python see different functions (a folded constant), so nothing is concluded
+    standing = [show(e) for e in candidates if not ruled_out(e)]
+    if solve == "unsat" and s.kind == "scalar" and standing and infinite_excluded:
+        verdict = UNKNOWN
+        reason = ("z3 shows no real e satisfies f(e, a) = a = f(a, e) at the sample "
+                  f"points, but plain Python does not rule out {', '.join(standing)} ("
+                  + ", ".join(f"{k}: {v}" for k, v in judged.items()) + ")")
+    elif solve == "unsat" and s.kind == "scalar" and infinite_excluded:
         verdict = REFUTED
         reason = (f"no identity: z3 shows no real e satisfies f(e, a) = a = f(a, e) at "
                   f"a ∈ {{{', '.join(show(a) for a in _samples(s))}}}, and e = −∞, +∞ "
@@ -181,6 +243,9 @@ def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
             reason = ("no identity with finite components (z3: unsat at the sample "
                       "points), and none among the candidates with infinite components; "
                       "elements mixing ±∞ with other values were not excluded")
+        elif refused:
+            reason = (f"no candidate was proved or tested ({unreadable}); plain Python "
+                      "judged " + ", ".join(f"{k}: {v}" for k, v in judged.items()))
         else:
             reason = (f"no candidate was proved or tested; tried {tried or 'none'}"
                       + (f"; {why}" if why else ""))

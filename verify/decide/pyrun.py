@@ -29,7 +29,8 @@ the interpreter computes is what the code computes on the device's rules.
 ``judge`` says what one point shows: ``differ`` (certain: exact, or beyond the running
 bound of a run that is not opaque), ``gross`` (an opaque run whose sides differ beyond
 2⁻³⁰ of the largest of the sides, the inputs and 1: needs a second opinion), ``agree`` or
-``undecided`` (Python raises there, a branch within rounding, an overflow).
+``undecided`` (Python raises there, a branch within rounding, an overflow). A complex
+side (a negative base to a non-integer power) is compared as the number it is.
 ``confirms`` is the replay every refutation passes before it is shown.
 """
 from __future__ import annotations
@@ -229,6 +230,9 @@ def _compare_sides(s: Sides, scale: float = 1.0) -> Seen:
             if bool(a) != bool(b):
                 verdict = "differ" if not s.opaque else "gross"
             continue
+        if isinstance(a, complex) or isinstance(b, complex):
+            verdict = _complex_verdict(complex(a), complex(b), scale, verdict)
+            continue
         if not isinstance(a, (int, float, Fraction)) or not isinstance(b, (int, float, Fraction)):
             return Seen("undecided", s, "a side is not a real number in Python")
         if _nan(a) or _nan(b):
@@ -247,6 +251,17 @@ def _compare_sides(s: Sides, scale: float = 1.0) -> Seen:
         elif d > GROSS * max(abs(a), abs(b), scale):
             verdict = "gross" if verdict != "differ" else verdict
     return Seen(verdict, s)
+
+
+def _complex_verdict(a: complex, b: complex, scale: float, verdict: str) -> str:
+    """A complex side (``**`` of a negative base and a non-integer exponent) is a value
+    like any other, never a point that decides nothing: against a real number or another
+    complex number, sides apart by more than 2⁻³⁰ of their size differ as an opaque
+    run's do (``gross``: the complex arithmetic carries no rounding bound)."""
+    d = abs(a - b)
+    if d == 0 or d <= GROSS * max(abs(a), abs(b), scale):
+        return verdict
+    return verdict if verdict == "differ" else "gross"
 
 
 def judge(law: Law, values: list[Any], instance: Mapping[str, Any] = {},

@@ -243,23 +243,28 @@ def constexpr_value(value: Any) -> Any:
 
 
 def _map_literals(code: types.CodeType, literal: Callable[[Any], Any],
-                  folded: dict[float, Fraction | None], refuse: bool = False) -> types.CodeType:
-    """Float constants mapped by ``literal``, folded ones by their exact value. A double
-    that is ambiguous (see verify.engine.folding) stays itself; the prover (``refuse``)
-    will not prove anything about it, since over ℝ it stands for two values."""
-    consts = []
-    for c in code.co_consts:
+                  folded: dict[float, Any], refuse: bool = False) -> types.CodeType:
+    """Float constants mapped by ``literal``, folded ones by their exact value, inside
+    tuples and sets of constants too. A double that is ambiguous or whose exact value is
+    irrational (see verify.engine.folding) stays itself; the prover (``refuse``) will not
+    prove anything about it, since over ℝ it stands for another value."""
+    def one(c: Any) -> Any:
         if isinstance(c, float) and math.isfinite(c):
-            if refuse and c in folded and folded[c] is None:
-                raise Unsupported(f"the constant {c!r} is both written in the code and "
-                                  "folded by the compiler from a different expression")
             exact = folded.get(c)
-            consts.append(literal(c if exact is None else exact))
-        elif isinstance(c, types.CodeType):
-            consts.append(_map_literals(c, literal, folded, refuse))
-        else:
-            consts.append(c)
-    return code.replace(co_consts=tuple(consts))
+            if refuse and c in folded and not isinstance(exact, Fraction):
+                raise Unsupported(
+                    f"the constant {c!r} is both written in the code and folded by the "
+                    "compiler from a different expression" if exact is None else
+                    f"the constant {c!r} is the compiler's fold of {exact.source}, whose "
+                    "exact value is irrational")
+            return literal(exact if isinstance(exact, Fraction) else c)
+        if isinstance(c, types.CodeType):
+            return _map_literals(c, literal, folded, refuse)
+        if type(c) in (tuple, frozenset) and any(isinstance(x, (float, tuple, frozenset))
+                                                 for x in c):
+            return type(c)(one(x) for x in c)
+        return c
+    return code.replace(co_consts=tuple(one(c) for c in code.co_consts))
 
 
 def _global_names(code: types.CodeType) -> set[str]:

@@ -103,13 +103,18 @@ def _e_div(a, ea, b, eb, r):
 
 def _e_pow(a, ea, b, eb, r):
     if eb or (ea and a == 0):
-        return math.inf if (eb or ea) else 2 * U * abs(r)
+        return math.inf if (eb or ea) else 2 * U * abs(r) + TINY
     rel = ea / abs(a) if a else 0.0
     try:
         grow = (1 + rel) ** abs(b) - 1
     except OverflowError:
         return math.inf
-    return abs(r) * grow + 2 * U * abs(r)
+    # 2⁻¹⁰⁷⁴: a result in the subnormal range (or flushed to 0) is rounded absolutely,
+    # not within 2u of itself: (5e-324) ** 3 is 0
+    return abs(r) * grow + 2 * U * abs(r) + TINY
+
+
+TINY = 2.0 ** -1074
 
 
 def _e_jump(a, ea, b, eb, r):  # floor division and remainder jump

@@ -52,7 +52,7 @@ from verify.engine.z3paths import (MAX_BRANCHES_PER_PATH, MAX_PATHS, _ACTIVE,  #
 @dataclass
 class Partial:
     """A fresh symbol standing for a partial operation's value."""
-    kind: str            # "log" | "sqrt"
+    kind: str            # "log" | "sqrt" | "power"
     arg: Any             # the argument term
     condition: Any       # what its value needs where it is used (None: nothing)
     text: str            # how the condition is described
@@ -230,6 +230,11 @@ class Z3Context:
             self.record_raising(any_of(self.nan.condition(arg), cond), needed[1])
         else:
             self.nan.source(sym, arg < 0)
+
+    def real_power(self, term: Any, base: Any, cond: z3.BoolRef, text: str) -> None:
+        """``term``, a non-integer power of ``base``, is a real number only where
+        ``cond`` holds: needed where its value is used."""
+        self.partial[term.get_id()] = Partial("power", base, cond, text)
 
     def record_raising(self, cond: z3.BoolRef, text: str) -> None:
         """An operation that raises in Python unless ``cond``: needed on this path."""

@@ -26,6 +26,7 @@ import verify
 from verify.engine import interp as _interp
 from verify.engine import mathtext
 from verify.engine.interp import Unsupported
+from verify.engine.nan import any_of
 
 if TYPE_CHECKING:
     from verify.engine.z3interp import Z3Context
@@ -252,13 +253,77 @@ def _rdivmod(self, other):
     return _floor_pair(other, self)
 
 
+_ORIGINAL_POW = z3.ArithRef.__pow__
+
+
+def _exponent(x) -> Fraction | None:
+    """A constant exponent as an exact number, or None where it is symbolic."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, Fraction)):
+        return Fraction(x)
+    if isinstance(x, float):
+        return Fraction(x) if math.isfinite(x) else None
+    if z3.is_int_value(x):
+        return Fraction(x.as_long())
+    if z3.is_rational_value(x):
+        return Fraction(x.numerator_as_long(), x.denominator_as_long())
+    return None
+
+
+def _python_power(base, exponent):
+    """Python's ``base ** exponent`` on terms. A negative integer power of 0 raises
+    (ZeroDivisionError): base ≠ 0 on the path. A negative base to a non-integer power is
+    a complex number in Python (``(-8.0) ** (1/3)`` is 1 + 1.73j, not the real cube root
+    z3's power would give): the base must be ≥ 0 (> 0 for a negative exponent) where
+    the value is used, a stated assumption like a root's. A symbolic exponent needs, on
+    the path, a base > 0, or 0 with an exponent ≥ 0, or an integer exponent."""
+    if any(_origin(sys._getframe(2).f_code.co_filename)) or not _CTX_FOR_INF:
+        return _ORIGINAL_POW(_as_expr(base), exponent)
+    ctx = _CTX_FOR_INF[-1]
+    b = _as_expr(base, ctx)
+    k = _exponent(exponent)
+    if not z3.is_arith(b):
+        raise Unsupported("a power of a truth value")
+    nan = ctx.nan.condition(b)
+    shown = mathtext.text(b)
+    if k is None:
+        e = _to_real(_as_expr(exponent, ctx))
+        ctx.record_raising(any_of(nan, ctx.nan.condition(e), b > 0,
+                                  z3.And(b == 0, e >= 0), z3.And(b < 0, z3.IsInt(e))),
+                           f"{shown} > 0, or {shown} = 0 ≤ the exponent, or an integer "
+                           "exponent (Python's ** is complex or raises elsewhere)")
+        return _ORIGINAL_POW(_to_real(b), e)
+    if k < 0:
+        ctx.record_raising(any_of(nan, b != 0), f"{shown} ≠ 0 (0 ** {k} raises)")
+    if k.denominator == 1:
+        if k < 0:
+            return _ORIGINAL_DIV(z3.RealVal(1), _ORIGINAL_POW(_to_real(b), int(-k)))
+        return _ORIGINAL_POW(b, int(k))
+    term = _ORIGINAL_POW(_to_real(b), z3.RealVal(k))
+    ctx.real_power(term, b, any_of(nan, b > 0 if k < 0 else b >= 0),
+                   f"base of ** {k} {'positive' if k < 0 else 'nonnegative'} (a negative "
+                   "base gives a complex number in Python)")
+    return term
+
+
+def _powering(self, other, modulo=None):
+    if modulo is not None:
+        raise Unsupported("pow with a modulus has no z3 encoding")
+    return _python_power(self, other)
+
+
+def _rpowering(self, other):
+    return _python_power(other, self)
+
+
 # Python's arithmetic on z3 terms while a function runs symbolically: true division
 # records its side condition, floor division and % follow Python (z3's own % is the
-# SMT-LIB one, nonnegative, and only for ints).
+# SMT-LIB one, nonnegative, and only for ints), ** is Python's real power.
 _PATCHED = {"__truediv__": _dividing, "__rtruediv__": _rdividing,
             "__floordiv__": _floordividing, "__rfloordiv__": _rfloordividing,
             "__mod__": _modulo, "__rmod__": _rmodulo, "__divmod__": _divmod,
-            "__rdivmod__": _rdivmod}
+            "__rdivmod__": _rdivmod, "__pow__": _powering, "__rpow__": _rpowering}
 _UNPATCHED = {name: z3.ArithRef.__dict__.get(name) for name in _PATCHED}
 
 
