@@ -3,6 +3,7 @@ plain-Python run starts from (``verify.engine.freshstate``)."""
 from __future__ import annotations
 
 import heapq
+import itertools
 import random
 
 import numpy as np
@@ -77,6 +78,47 @@ def _default(a, b, seen={}):  # noqa: B006 - the case is the mutable default
     return a + b
 
 
+def _unbound_append(a, b):
+    list.append(_LIST, a)
+    return a + b
+
+
+def _unbound_setitem(a, b):
+    dict.__setitem__(_DICT, "n", a)
+    return a + b
+
+
+_PHASES = (float(k % 2) for k in range(100))
+_TICKS = itertools.count()
+
+
+def _generator_next(a, b):
+    return a + b + next(_PHASES)
+
+
+def _count_loop(a, b):
+    for t in _TICKS:
+        return a + b + t % 2
+    return a + b
+
+
+def _default_iterator(a, b, scales=iter([1.0, 2.0])):  # noqa: B008 - the case is the default
+    return (a + b) * next(scales)
+
+
+_TUPLE = (1.0, 2.0)
+
+
+def _local_iteration(a, b):
+    parts: list = []
+    list.append(parts, a)
+    dict.get(_DICT, "n")
+    total = 0.0
+    for p in iter(parts):
+        total += p
+    return total + b * next(iter(_TUPLE)) + sum(x for x in _TUPLE)
+
+
 def _local_only(a, b):
     xs = [a]
     xs.append(b)
@@ -103,6 +145,11 @@ def test_each_write_is_named_with_its_object_and_line():
         _loop_alias: "the list '_LIST' (a module global)",
         _out_argument: "'_ARRAY' (a module global)",
         _default: "the dict 'seen' (the default of parameter 'seen')",
+        _unbound_append: "the list '_LIST' (a module global)",
+        _unbound_setitem: "the dict '_DICT' (a module global)",
+        _generator_next: "'_PHASES' (a module global)",
+        _count_loop: "'_TICKS' (a module global)",
+        _default_iterator: "'scales' (the default of parameter 'scales')",
     }
     for fn, phrase in cases.items():
         why = state_write(fn)
@@ -116,6 +163,12 @@ def test_local_objects_and_reads_are_not_state():
     assert state_write(_local_only) is None
     assert state_write(_reads_only) is None
     assert refusal(_local_only) is None and refusal(_reads_only) is None
+
+
+def test_a_method_through_its_class_and_an_iterator_are_state_only_when_reached():
+    assert "list.append()" in state_write(_unbound_append)
+    assert "iterator advanced" in state_write(_generator_next)
+    assert state_write(_local_iteration) is None and refusal(_local_iteration) is None
 
 
 def test_reset_gives_each_run_the_state_handed_over():

@@ -10,10 +10,14 @@ floats. Python differs from every such copy where the code
   the copies share such an object with Python, but a proof treats each call as a
   function of its arguments alone;
 - asks what a value *is* rather than what it equals: ``is`` / ``is not`` between values
-  (``max(a, b) is a``; a test against ``None``, ``True`` or ``False`` is fine), type
-  tests (``isinstance``, ``type``, ``issubclass``), or the text or address of a value
-  (``repr``, ``str``, ``format``, ``id``; an f-string is not looked for, since most
-  only build error messages).
+  (``max(a, b) is a``; a test against ``None``, ``True`` or ``False`` is fine) or
+  ``operator.is_`` / ``is_not``, type tests (``isinstance``, ``type``, ``issubclass``,
+  ``x.__class__``, ``hasattr`` or ``getattr`` on anything but a module, class or
+  function global: ``hasattr(a, "hex")`` tells a Python float from an exact rational),
+  or the text or address of a value (``repr``, ``str``, ``format``, ``id``, an f-string
+  whose text is not only a raised error's message). Such a builtin is found under any
+  name it is reached by (``builtins.type``, ``from operator import is_ as same``, a
+  default or closure value), not when it is handed over at run time.
 
 ``refusal(fn)`` names the first such construct in ``fn`` or in any user function it
 reaches (globals, closure cells, defaults, user modules it names), or None. The prover
@@ -26,6 +30,10 @@ import dis
 import types
 from typing import Any
 
+import builtins
+import inspect
+import operator
+
 from verify.engine.mutation import library, own, state_write
 
 _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
@@ -33,6 +41,21 @@ _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (t
                "str": "the text of a value (str)", "format": "the text of a value (format)",
                "id": "the address of a value (id)", "ascii": "the text of a value (ascii)"}
 _SAFE_IS = (None, True, False, Ellipsis)
+# builtins that ask what a value is, by identity (under whatever name they are reached)
+_WORDS = {id(k): (k, why) for k, why in (
+    (isinstance, "a type test (isinstance)"), (type, "a type test (type)"),
+    (issubclass, "a type test (issubclass)"), (repr, "the text of a value (repr)"),
+    (str, "the text of a value (str)"), (format, "the text of a value (format)"),
+    (ascii, "the text of a value (ascii)"), (id, "the address of a value (id)"),
+    (operator.is_, "an identity test (operator.is_)"),
+    (operator.is_not, "an identity test (operator.is_not)"))}
+# fine on a module, class or function (feature tests), a type test on a value
+_ATTRIBUTE_TESTS = {id(hasattr): "hasattr", id(getattr): "getattr"}
+# what an f-string's text may flow through on its way to a raise
+_TO_RAISE = {"BUILD_STRING", "FORMAT_VALUE", "LOAD_CONST", "LOAD_FAST", "LOAD_DEREF",
+             "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "PRECALL", "CALL", "KW_NAMES",
+             "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD", "PUSH_NULL", "COPY",
+             "BINARY_OP", "LOAD_ASSERTION_ERROR", "CACHE", "EXTENDED_ARG"}
 _CACHE: dict[types.CodeType, str | None] = {}
 
 
@@ -55,6 +78,10 @@ def _code_refusal(code: types.CodeType, where: str) -> str | None:
             out = f"{where} compares identities (is / is not)"
         elif op in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in _TYPE_WORDS:
             out = f"{where} uses {_TYPE_WORDS[ins.argval]}"
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval == "__class__":
+            out = f"{where} uses a type test (__class__)"
+        elif op == "FORMAT_VALUE" and not _only_raised(code, ins.offset):
+            out = f"{where} uses the text of a value (an f-string)"
         if out:
             break
         prev = ins
@@ -85,7 +112,8 @@ def refusal(fn: Any) -> str | None:
             stack.extend(obj.__defaults__ or ())
             stack.extend(closure_values(obj))
         elif isinstance(obj, types.FunctionType) and not library(obj):
-            why = _code_refusal(obj.__code__, f"{obj.__qualname__}") or state_write(obj)
+            why = (_code_refusal(obj.__code__, f"{obj.__qualname__}")
+                   or _reached_words(obj) or state_write(obj))
             if why:
                 return why
             names = code_names(obj.__code__)
@@ -95,6 +123,91 @@ def refusal(fn: Any) -> str | None:
         elif isinstance(obj, types.ModuleType) and not library(obj):
             stack.extend(v for v in vars(obj).values()
                          if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
+    return None
+
+
+def _only_raised(code: types.CodeType, offset: int) -> bool:
+    """Whether the text formatted at ``offset`` only builds the message of a raise."""
+    for ins in dis.get_instructions(code):
+        if ins.offset <= offset:
+            continue
+        if ins.opname == "RAISE_VARARGS":
+            return True
+        if ins.opname not in _TO_RAISE:
+            return False
+    return False
+
+
+def _word(value: Any) -> str | None:
+    hit = _WORDS.get(id(value))
+    return hit[1] if hit is not None and hit[0] is value else None
+
+
+def _resolve(value: Any, attr: str) -> tuple[bool, Any]:
+    if not isinstance(value, (types.ModuleType, type)):
+        return False, None
+    try:
+        return True, inspect.getattr_static(value, attr)
+    except AttributeError:
+        return False, None
+
+
+def _plain_global(ins: dis.Instruction, fn: types.FunctionType) -> bool:
+    """Whether ``ins`` loads a module, class or function global (not a value)."""
+    if ins.opname != "LOAD_GLOBAL":
+        return False
+    known, value = _global(fn, ins.argval)
+    return known and isinstance(value, (types.ModuleType, type, types.FunctionType,
+                                        types.BuiltinFunctionType))
+
+
+def _global(fn: types.FunctionType, name: str) -> tuple[bool, Any]:
+    g = fn.__globals__
+    if name in g:
+        return True, g[name]
+    b = g.get("__builtins__", builtins)
+    b = vars(b) if isinstance(b, types.ModuleType) else b
+    return (name in b), b.get(name)
+
+
+def _reached_words(fn: types.FunctionType) -> str | None:
+    """A type, identity or text builtin ``fn`` reaches under another name: through a
+    global or an attribute chain on one (``operator.is_``, ``builtins.type``), a default
+    or a closure value; ``hasattr`` / ``getattr`` whose object is not a module, class or
+    function global."""
+    where = fn.__qualname__
+    for value in list(fn.__defaults__ or ()) + list((fn.__kwdefaults__ or {}).values()) \
+            + closure_values(fn):
+        why = _word(value) or ("a type test (hasattr / getattr)"
+                               if id(value) in _ATTRIBUTE_TESTS else None)
+        if why:
+            return f"{where} uses {why} (a default or closure value)"
+    codes = [fn.__code__]
+    while codes:
+        code = codes.pop()
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        ins = list(dis.get_instructions(code))
+        ins = [i for i in ins if i.opname not in ("CACHE", "PRECALL", "PUSH_NULL")]
+        for k, i in enumerate(ins):
+            if i.opname not in ("LOAD_GLOBAL", "LOAD_NAME"):
+                continue
+            known, value = _global(fn, i.argval)
+            j = k
+            while known:
+                why = _word(value)
+                if why:
+                    return f"{where} uses {why}"
+                name = _ATTRIBUTE_TESTS.get(id(value))
+                if name:
+                    after = ins[j + 1:j + 3]
+                    if len(after) < 2 or not _plain_global(after[0], fn) \
+                            or after[1].opname != "LOAD_CONST":
+                        return f"{where} uses a type test ({name} on a value)"
+                if j + 1 < len(ins) and ins[j + 1].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                    j += 1
+                    known, value = _resolve(value, ins[j].argval)
+                else:
+                    break
     return None
 
 

@@ -15,6 +15,11 @@ reached, the line), or None. Found from the source (AST) of ``fn``:
   argument, on an object reached from a global, a closure variable or a mutable
   default — directly, through attributes and items, or through a local alias
   (``h = _history``; ``for row in TABLE``);
+- a mutating method called through its class on such an object
+  (``list.append(_log, x)``, ``dict.__setitem__(_state, k, v)``);
+- any use of an iterator reached that way (a generator, ``iter([...])``,
+  ``itertools.count()``): ``next`` advances it, and so do a loop, ``list``, ``zip``, …
+  over it, so every reading of it is taken as a write;
 - such an object passed to a user function that changes that parameter in place.
 
 Conservative: an object is taken as state when it might be (an item of state, the
@@ -26,6 +31,7 @@ that keeps state of its own (``random``'s generator).
 from __future__ import annotations
 
 import ast
+import collections.abc
 import inspect
 import numbers
 import os
@@ -281,7 +287,9 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
             if isinstance(n.func, ast.Attribute) and (
                     name in MUTATING_METHODS or (name.endswith("_") and not name.startswith("_"))):
                 known, value = scope.static(n.func.value)
-                if not (known and not mutable(value)):
+                if known and isinstance(value, type) and n.args:
+                    note(scope.root(n.args[0]), n, f"{ast.unparse(n.func)}()")
+                elif not (known and not mutable(value)):
                     note(scope.root(n.func.value), n, f".{name}()")
             if name in MUTATING_CALLS and n.args:
                 note(scope.root(n.args[0]), n, f"{name}()")
@@ -290,7 +298,15 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
                     note(scope.root(k.value), n, f"{name}(out=…)")
             if depth < _MAX_DEPTH:
                 _helper_writes(scope, n, depth, note)
+        elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load):
+            known, value = scope.static(n)
+            if known and _iterator(value):
+                note(scope.root(n), n, "an iterator advanced (next, a loop, …)")
     return out
+
+
+def _iterator(value: Any) -> bool:
+    return isinstance(value, collections.abc.Iterator) and not isinstance(value, type)
 
 
 def _helper_writes(scope: _Scope, call: ast.Call, depth: int, note) -> None:
