@@ -18,7 +18,7 @@ from verify.engine.tracked import Tracked, watching
 
 def _law(lhs, rhs, n=2, domain="real", **kw):
     return Law(id="t.pyrun", property=Property.ASSOCIATIVITY, statement="test",
-               licenses="test", vars=tuple(Var(v, domain=domain) for v in "abc"[:n]),
+               licenses="test", vars=tuple(Var(v, domain=domain) for v in "abcd"[:n]),
                lhs=lhs, rhs=rhs, **kw)
 
 
@@ -45,6 +45,46 @@ def test_a_branch_within_the_bound_is_uncertain_and_a_library_value_is_opaque():
     with watching({0.5}) as w:
         Tracked(2.0) * 0.5     # a constant of the code is exact
         assert not w.opaque
+
+
+def test_a_result_below_the_smallest_normal_carries_its_absolute_rounding():
+    with watching(set()):
+        flushed = Tracked(5e-324) * Tracked(0.5)       # exactly 2⁻¹⁰⁷⁵: rounds to 0
+        assert float(flushed) == 0.0 and flushed.err >= 2.0 ** -1075
+        gradual = Tracked(3e-320) * Tracked(0.3)       # rounded in the subnormal range
+        gap = abs(Fraction(3e-320) * Fraction(0.3) - Fraction(float(gradual)))
+        assert 0 < gap <= Fraction(gradual.err)
+        assert (Tracked(5e-324) * Tracked(2.0)).err == 0.0   # an exact subnormal product
+        # a relative error of a normal value that underflows when carried on: not lost
+        carried = (Tracked(7.616838501520687) * Tracked(-0.001)) * Tracked(-2.2250738585072014e-308)
+        assert carried.err > 0.0
+        assert (Tracked(1.0) * Fraction(1, 3 * 2 ** 1074)).err > 0.0  # a Fraction that flushes
+
+
+def test_differences_within_underflow_are_not_certain_and_a_real_one_still_is():
+    # exactly equal sides whose float runs differ only by subnormal rounding or a flush
+    law = _law(lambda a, b, c: (a * b) * c, lambda a, b, c: a * (b * c), n=3)
+    for point in ([7.616838501520687, -0.001, -2.2250738585072014e-308],
+                  [-1e-300, -8.673617379884035e-19, 10.0]):
+        assert pyrun.judge(law, point, exact_run=False).status == "agree"
+    four = _law(lambda a, b, c, d: (a * b) * (c * d), lambda a, b, c, d: (a * d) * (c * b), n=4)
+    point = [5e-324, 10000000001.0, -12.0, -0.5]
+    assert pyrun.judge(four, point, exact_run=False).status == "agree"
+    # a flush to 0 scaled up to a normal size is still within the bound
+    law = _law(lambda a, b, c: (a * b) * c, lambda a, b, c: a * (b * c), n=3)
+    assert pyrun.judge(law, [5e-324, 0.5, 2.0 ** 1000], exact_run=False).status == "agree"
+    # an error carried into a product so small that its own bound underflows to 0:
+    # (a + b) loses b = 2⁻¹⁰⁷⁴, (a + b)·c is an exact 2⁻¹⁰⁶⁰ whose bound c·2⁻¹⁰⁷⁴ is
+    # below every double; scaled up by d², the lost b is the whole difference
+    law = _law(lambda a, b, c, d: (a + b) * c * d * d - a * c * d * d,
+               lambda a, b, c, d: b * (c * d * d), n=4)
+    point = [2.0 ** -1000, 2.0 ** -1074, 2.0 ** -60, 2.0 ** 530]
+    assert pyrun.judge(law, point, exact_run=False).status == "agree"
+    # near miss: a difference of the size of the values themselves at a subnormal point
+    law = _law(lambda a, b: a * b, lambda a, b: a * b + a)
+    assert pyrun.judge(law, [3e-320, 0.3], exact_run=False).status == "differ"
+    law = _law(lambda a, b: a * b * 3, lambda a, b: a * b * 2)
+    assert pyrun.judge(law, [1e-310, 0.7], exact_run=False).status == "differ"
 
 
 # ----------------------------------------------------------------------------- judge

@@ -12,7 +12,8 @@ are) on
   rational from start to end), and
 - ``Tracked`` inputs: Python floats (a ``float`` subclass) that carry a running bound on
   their rounding error. Each ``+ − × ÷ **`` on a tracked value adds the bound of its own
-  rounding (``u·|result|``, u = 2⁻⁵³) to the propagated bounds of its operands; a
+  rounding (``u·|result|``, u = 2⁻⁵³; below the smallest normal the absolute rounding
+  of gradual underflow or a flush to 0) to the propagated bounds of its operands; a
   comparison whose operands are closer than their bounds is *uncertain*; a finite
   operation that overflows is noted. A value that leaves the tracked arithmetic (a
   ``math``/``numpy`` call, a float that is not a constant of the code) makes the run

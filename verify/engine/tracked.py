@@ -4,7 +4,10 @@
 computes on a Python float, while each ``+ − × ÷ **`` on a tracked value adds the bound of
 its own rounding (exactly: the operands are doubles; ``u·|result|`` for a power) to
 the propagated bounds of its operands
-(first order). Inside ``watching(literals)``:
+(first order). Below the smallest normal 2⁻¹⁰²² rounding is absolute (gradual underflow,
+a flush to 0: up to 2⁻¹⁰⁷⁵ each), and so is the bound's own arithmetic there: there an
+operation's own error is rounded up to a double and its bound gets 2·2⁻¹⁰⁷⁴ more, never
+0 unless the operation and its operands are exact. Inside ``watching(literals)``:
 
 - a comparison (or ``bool``, ``int``, ``floor``…) whose outcome could change within the
   operands' bounds is noted *uncertain*;
@@ -67,19 +70,38 @@ def _operand(x: Any) -> tuple[float, float] | None:
         return v, 0.0
     if isinstance(x, Fraction):
         v = float(x)
-        return v, 0.0 if Fraction(v) == x else U * abs(v)
+        return v, 0.0 if Fraction(v) == x else max(U * abs(v), TINY)
     return None
 
 
 def _local(op: Callable[[Any, Any], Any], a: float, b: float, r: float) -> float:
-    """This operation's own rounding error, exactly (its operands are doubles)."""
+    """This operation's own rounding error, exactly (its operands are doubles); below
+    the smallest normal as the double at or above it, so that the error of a result
+    rounded in the subnormal range or flushed to 0 (up to 2⁻¹⁰⁷⁵) is never 0."""
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(r)):
         return 0.0 if r == op(a, b) else math.inf
     try:
         exact = op(Fraction(a), Fraction(b))
     except ZeroDivisionError:
         return 0.0
-    return float(abs(exact - Fraction(r))) * (1 + U) if exact != r else 0.0
+    if exact == r:
+        return 0.0
+    gap = abs(exact - Fraction(r))
+    out = float(gap) * (1 + U)
+    if out >= MIN_NORMAL or Fraction(out) >= gap:
+        return out
+    return math.nextafter(out, math.inf)
+
+
+def _underflow(r: float, e: float, ea: float, eb: float) -> float:
+    """The bound ``e`` of a result, with room for the bound's own arithmetic where the
+    result or the bound is below the smallest normal 2⁻¹⁰²²: there each product or
+    quotient in it (|a|·eb, |b|·ea, ea·eb…, at most four) rounds absolutely, by up to
+    2⁻¹⁰⁷⁵, or flushes to 0, which the first-order slack, relative, does not cover.
+    Exact results of exact operands keep a bound of 0."""
+    if (e or ea or eb) and (abs(r) < MIN_NORMAL or e < MIN_NORMAL):
+        return e + 2 * TINY
+    return e
 
 
 def _e_add(a, ea, b, eb, r):
@@ -115,6 +137,7 @@ def _e_pow(a, ea, b, eb, r):
 
 
 TINY = 2.0 ** -1074
+MIN_NORMAL = 2.0 ** -1022
 
 
 def _e_jump(a, ea, b, eb, r):  # floor division and remainder jump
@@ -186,13 +209,14 @@ def _binary(op: Callable[[float, float], Any], err: Callable, reflected: bool):
             ((float.__float__(self), self.err), o)
         r = op(a[0], b[0])
         if isinstance(r, tuple):  # divmod
-            return tuple(Tracked(x, err(a[0], a[1], b[0], b[1], x)) for x in r)
+            return tuple(Tracked(x, _underflow(x, err(a[0], a[1], b[0], b[1], x), a[1], b[1]))
+                         for x in r)
         if not isinstance(r, float):  # a complex power
             _note("opaque")
             return r
         if not math.isfinite(r) and math.isfinite(a[0]) and math.isfinite(b[0]):
             _note("overflow")
-        return Tracked(r, err(a[0], a[1], b[0], b[1], r))
+        return Tracked(r, _underflow(r, err(a[0], a[1], b[0], b[1], r), a[1], b[1]))
     return method
 
 
