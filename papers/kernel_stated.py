@@ -139,7 +139,9 @@ FLOPS_NOTE = {
 def stated_figures(kernel: str, backend: str = INTERPRETER) -> dict:
     """The bench's dict (bytes, flops, shape) for ``backend`` (imports impls)."""
     import impls
-    return impls.load(kernel).execution.bench(backend)
+    spec = impls.load(kernel)
+    execution = getattr(spec, "execution", None)   # a BoundKernel keeps its bench flat
+    return (execution.bench if execution is not None else spec.bench)(backend)
 
 
 def compare(kernel: str, backend: str = INTERPRETER, stated: dict | None = None) -> dict:

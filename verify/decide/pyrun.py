@@ -53,6 +53,8 @@ from verify.engine.shapes import flatten, shape_like
 
 SLACK = 16                      # the running bound is first order: room for what it drops
 GROSS = 2.0 ** -30              # an opaque run's sides differ beyond this relative size
+NARROW_ROOM = 2.0 ** 8          # a Triton run that computed in float32 (int / int is
+#                                 float32 on the device): room for its roundings, in units
 
 
 # ----------------------------------------------------------------------------- running
@@ -223,7 +225,8 @@ def _scale(values: list[Any]) -> float:
     return out
 
 
-def _compare_sides(s: Sides, scale: float = 1.0) -> Seen:
+def _compare_sides(s: Sides, scale: float = 1.0, gross: float = 0.0) -> Seen:
+    gross = gross or GROSS
     verdict = "agree"
     for a, b, e in zip(s.lhs, s.rhs, s.errors):
         a, b = _num(a), _num(b)
@@ -249,7 +252,7 @@ def _compare_sides(s: Sides, scale: float = 1.0) -> Seen:
             continue
         if not s.opaque:
             verdict = "differ"
-        elif d > GROSS * max(abs(a), abs(b), scale):
+        elif d > gross * max(abs(a), abs(b), scale):
             verdict = "gross" if verdict != "differ" else verdict
     return Seen(verdict, s)
 
@@ -312,7 +315,7 @@ def judge_triton(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) 
               overflow=found.overflow, lanes=True)
     if found.overflow:
         return Seen("undecided", s, "a float operation overflowed or underflowed")
-    return _compare_sides(s, _scale(values))
+    return _compare_sides(s, _scale(values), max(GROSS, NARROW_ROOM * found.unit))
 
 
 def prefetch(law: Law, points: list[list[Any]], instance: Mapping[str, Any] = {}) -> None:

@@ -58,6 +58,7 @@ class Lanes:
     lhs: list[Any]
     rhs: list[Any]
     overflow: bool = False       # a float operation overflowed or underflowed there
+    unit: float = 2.0 ** -53     # unit roundoff of the narrowest float Triton computed in
 
 
 class _BlockTruth(Exception):
@@ -243,14 +244,30 @@ def _launch_rules(strict: bool) -> Iterator[None]:
         original_patch(tensor, scope)
         scope.set_attr(tensor, "__bool__", strict_bool)
 
+    import triton.language.core as tlc
+    original_init = tlc.tensor.__init__
+
+    def noting_init(self, handle, type):
+        original_init(self, handle, type)
+        scalar = getattr(type, "scalar", type)
+        if getattr(scalar, "is_floating", lambda: False)():
+            _NARROWEST[0] = min(_NARROWEST[0], scalar.fp_mantissa_width)
+
     JITFunction.__call__ = device_call  # type: ignore[method-assign]
+    tlc.tensor.__init__ = noting_init  # type: ignore[method-assign]
     if strict:
         ti._patch_lang_tensor = patch
     try:
         yield
     finally:
         JITFunction.__call__ = original_call  # type: ignore[method-assign]
+        tlc.tensor.__init__ = original_init  # type: ignore[method-assign]
         ti._patch_lang_tensor = original_patch
+
+
+# the fewest mantissa bits of a float Triton computed in during the current launch (an
+# integer division is float32 on the device; a float literal named in jit code too)
+_NARROWEST = [52]
 
 
 def _flat(x: Any) -> list[Any]:
@@ -325,17 +342,19 @@ def _launch(sides: tuple[Callable, Callable], law: Law, points: list[list[Any]],
 
     kernel = _kernel()
     _KERNEL_GLOBALS["_RUN"] = run
+    _NARROWEST[0] = 52
     grid = (width,) if one_program_each else (1,)
     with _launch_rules(strict=not one_program_each), \
             np.errstate(over="call", under="call", divide="ignore", invalid="ignore",
                         call=flag):
         kernel[grid](xf, xi)
+    unit = 2.0 ** -(_NARROWEST[0] + 1)
     if one_program_each:
         per = [[[c[0] for c in prog] for prog in side] for side in results]
-        out = [Lanes(per[0][j], per[1][j]) for j in range(n)]
+        out = [Lanes(per[0][j], per[1][j], unit=unit) for j in range(n)]
         return out, flagged
     lhs, rhs = results[0][0], results[1][0]
-    out = [Lanes([c[j] for c in lhs], [c[j] for c in rhs]) for j in range(n)]
+    out = [Lanes([c[j] for c in lhs], [c[j] for c in rhs], unit=unit) for j in range(n)]
     return out, (set(range(n)) if flagged else set())
 
 
