@@ -42,6 +42,7 @@ import numpy as np
 
 from laws.core import Law
 from verify.engine import domains
+from verify.engine.faithful import code_names
 from verify.engine.interp import JIT_SOURCES, is_library_file, unwrap
 from verify.engine.shapes import flatten, shape_like
 
@@ -146,7 +147,7 @@ def _view(value: Any) -> tuple[Any, bool]:
                               tuple(types.CellType() for _ in value.__closure__))
     _VIEWS[id(value)] = (value, copy, False)   # first: recursive functions terminate
     reached = False
-    names = _names(value.__code__)
+    names = code_names(value.__code__)
     for name in names:
         if name in value.__globals__:
             found = value.__globals__[name]
@@ -181,14 +182,6 @@ def _is_triton_language(value: Any) -> bool:
             else getattr(value, "__module__", None) if callable(value) else None)
     return isinstance(name, str) and (name == "triton.language"
                                       or name.startswith("triton.language."))
-
-
-def _names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _names(const)
-    return names
 
 
 def reaches(fn: Callable) -> bool:
