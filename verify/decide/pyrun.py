@@ -225,8 +225,7 @@ def _scale(values: list[Any]) -> float:
     return out
 
 
-def _compare_sides(s: Sides, scale: float = 1.0, gross: float = 0.0) -> Seen:
-    gross = gross or GROSS
+def _compare_sides(s: Sides, scale: float = 1.0, gross: float = GROSS) -> Seen:
     verdict = "agree"
     for a, b, e in zip(s.lhs, s.rhs, s.errors):
         a, b = _num(a), _num(b)
