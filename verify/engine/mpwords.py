@@ -165,23 +165,24 @@ def _finite(*xs) -> bool:
 
 def _python_fmod(x, y, back=exact_double_mpf):
     """math.fmod: x − y·trunc(x/y), the sign of x; raises where Python raises."""
-    if y == 0 or not _finite(x):
-        raise ValueError("math domain error")
-    if not _finite(y):
-        return x
-    q, d = _rational(x), _rational(y)
-    n = abs(q) // abs(d)
-    return back(q - (n if (q >= 0) == (d >= 0) else -n) * d)
+    return _reduced(x, y, back, lambda q, d: (abs(q) // abs(d)) * (1 if (q >= 0) == (d >= 0)
+                                                                   else -1))
 
 
 def _python_remainder(x, y, back=exact_double_mpf):
     """math.remainder: x − n·y with n the integer nearest x/y, ties to even."""
+    return _reduced(x, y, back, lambda q, d: round(q / d))
+
+
+def _reduced(x, y, back, quotient):
+    """x − quotient(x, y)·y exactly, with the domain both of Python's remainders share:
+    y = 0 or an infinite x raises, an infinite y leaves x as it is."""
     if y == 0 or not _finite(x):
         raise ValueError("math domain error")
     if not _finite(y):
         return x
     q, d = _rational(x), _rational(y)
-    return back(q - round(q / d) * d)
+    return back(q - quotient(q, d) * d)
 
 
 def _python_ldexp(x, i, back=exact_double_mpf):
