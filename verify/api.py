@@ -336,7 +336,8 @@ def _check_target_file(target: str) -> None:
 def stale_certificates(directory: str) -> list[dict]:
     """Certificates in ``directory`` whose sources changed since they were written."""
     from verify.certification.sources import stale_certificates as stale
-    return to_plain(stale(directory))
+    from verify.records import is_measurement_record
+    return to_plain([s for s in stale(directory) if not is_measurement_record(s["path"])])
 
 
 def resolve_backend(backend: str) -> str:

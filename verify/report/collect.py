@@ -188,9 +188,12 @@ def load_certificates(directory: str | Path | None) -> list[dict]:
     if directory is None or not Path(directory).is_dir():
         return []
     from verify.certification.sources import hash_sources
+    from verify.records import is_measurement_record
     out = []
     used: set[str] = set()
     for path in sorted(Path(directory).glob("*.json")):
+        if is_measurement_record(path):
+            continue
         page = _unique(f"certificates/{slug(path.stem)}.html", used)
         entry: dict[str, Any] = {"file": path.name, "page": page, "cert": None,
                                  "error": None, "stale": None, "sources": []}
