@@ -83,3 +83,54 @@ def test_device_is_reported():
     assert measure._device() in ("cpu", "cuda")
     if not torch.cuda.is_available():
         assert measure._device() == "cpu"
+
+
+# --------------------------------------------------------------------------- crosscheck
+from verify.hardware import crosscheck  # noqa: E402
+from verify.hardware.compile import cache_dir, compile_launches  # noqa: E402
+from verify.hardware.launches import gpu_launches  # noqa: E402
+
+CROSSCHECK = RECORD.with_name("crosscheck.gpu.json")
+
+
+@pytest.fixture(scope="module")
+def softmax_ptx():
+    import impls
+    launches, _ = gpu_launches(impls.load("softmax"))
+    result = compile_launches(launches[:1], ("sm_90a",))[0]
+    assert "ptx" in result, result.get("error")
+    return result["ptx"]
+
+
+def _cache_with(tmp_path, ptx: str) -> str:
+    d = tmp_path / "triton-cache" / "ABC"
+    d.mkdir(parents=True)
+    (d / "_softmax_kernel.ptx").write_text(ptx)
+    return str(tmp_path / "triton-cache")
+
+
+def test_the_same_code_has_the_same_profile(tmp_path, softmax_ptx):
+    r = crosscheck.compare(_cache_with(tmp_path, softmax_ptx), cache_dir())
+    assert r["ok"] and r["ptx_files"] == 1 and r["identical"] == 1
+
+
+def test_an_instruction_the_offline_code_lacks_is_a_difference(tmp_path, softmax_ptx):
+    assert "ex2.approx.f32" in softmax_ptx
+    changed = softmax_ptx.replace("ex2.approx.f32", "ex2.approx.ftz.f32")
+    r = crosscheck.compare(_cache_with(tmp_path, changed), cache_dir())
+    assert not r["ok"] and r["same_profile"] == 0
+    assert r["kernels"]["_softmax_kernel"]["different"][0]["operations"]["exp"] == \
+        ["ex2.approx.ftz.f32"]
+
+
+def test_a_scratch_copy_is_left_out_and_nothing_found_is_not_ok(tmp_path, softmax_ptx):
+    scratch = softmax_ptx.replace("/impls/", "/scratch-copy/")
+    r = crosscheck.compare(_cache_with(tmp_path, scratch), cache_dir())
+    assert r["scratch_copies_left_out"] == 1 and r["ptx_files"] == 0 and not r["ok"]
+
+
+@pytest.mark.skipif(not CROSSCHECK.exists(), reason="no GPU record committed")
+def test_committed_crosscheck_found_every_profile_offline():
+    record = json.loads(CROSSCHECK.read_text())
+    assert record["ok"] and record["ptx_files"] == record["same_profile"] > 0
+    assert all(not k["different"] for k in record["kernels"].values())
