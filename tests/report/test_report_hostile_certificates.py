@@ -146,3 +146,18 @@ def test_malformed_element_samples_render(tmp_path):
     # a string is not a list of classes (its letters are not classes)
     assert _class_plot({"float32": [{"rho": 2.0, "classes": "ab"}]}, Plotter()) is None
     assert _class_plot({"float32": [{"rho": 2.0, "classes": ["ab"]}]}, Plotter())
+
+
+def test_measurement_records_beside_the_certificates_are_not_certificates(tmp_path):
+    """bench.gpu.json, instructions.gpu.json and crosscheck.gpu.json sit in certificates/
+    but are not certificates: neither the report nor the staleness check reads them."""
+    from verify import api
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    for name in ("bench.gpu.json", "bench.gpu.2.json", "instructions.gpu.json",
+                 "crosscheck.gpu.json"):
+        (certs / name).write_text('{"benchmarks": []}')
+    (certs / "benchmark.gpu.json").write_text("{}")    # not a record's name: a certificate
+    assert [e["file"] for e in collect.load_certificates(certs)] == ["benchmark.gpu.json"]
+    assert [s["path"].rsplit("/", 1)[-1] for s in api.stale_certificates(str(certs))] == \
+        ["benchmark.gpu.json"]
