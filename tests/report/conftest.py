@@ -1,7 +1,8 @@
 """A small report site shared by the report tests: a few laws checked here, two real
 certificates (copied from a run of `verify certify`) rewritten with the current source
 hashes, a stale one, a hostile one (markup and mathtext in its strings, a `compiled`
-profile), a user's minimal one and a file that is not JSON."""
+profile), a user's minimal one, a file that is not JSON, and the GPU measurement records
+(copied from certificates/) that the GPU page shows."""
 import copy
 import json
 from pathlib import Path
@@ -55,6 +56,9 @@ def small_site(tmp_path_factory):
     write(certs, "mine.json", {"kernel": "mine", "pass": False, "rho": "inf",
                                "laws": {"not.a.catalog.law": {"verdict": "proved", "ok": True}}})
     write(certs, "broken.json", "{ not json")
+    for record in ("instructions.gpu.json", "bench.gpu.json", "bench.gpu.2.json",
+                   "crosscheck.gpu.json"):           # the GPU page's measurement records
+        write(certs, record, (DATA / record).read_text())
     out = tmp_path_factory.mktemp("site")
     summary = write_site(out, results, None, certs)
     return {"out": out, "summary": summary, "results": results, "certificates": certs,

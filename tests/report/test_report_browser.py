@@ -25,7 +25,7 @@ def test_the_console_check_sees_an_uncaught_exception(tmp_path):
 def test_every_page_renders_with_no_console_message(small_site):
     out = small_site["out"]
     pages = sorted(out.rglob("*.html"))
-    assert len(pages) == 2 + 4 + 6
+    assert len(pages) == 3 + 4 + 6          # index, papers, gpu; laws; certificates
     rendered = render_all(pages, jobs=2)
     problems = [p for r in rendered for p in page_problems(r)]
     assert problems == []
@@ -35,6 +35,7 @@ def test_every_page_renders_with_no_console_message(small_site):
     assert "could not be read" in dom["certificates/broken.html"]
     assert "online_softmax.no_rescale" in dom["laws/online_softmax.associative.html"]
     assert dom["index.html"].count('class="badge') >= 4
+    assert dom["gpu.html"].count("<svg") == 2 and "ex2.approx.f32" in dom["gpu.html"]
 
 
 def test_screenshot_is_not_blank(small_site, tmp_path):

@@ -57,3 +57,8 @@ def unreadable(entry: Mapping) -> str:
 
 def papers(entries: list) -> str:
     return render("papers.html", "", papers=entries, title="papers")
+
+
+def gpu(records: Mapping, plots: Mapping, directory: str) -> str:
+    return render("gpu.html", "", g=records, plots=plots, directory=directory,
+                  title="GPU measurements")

@@ -248,6 +248,57 @@ class Plotter:
             ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             return self._svg("test power")
 
+    def ratio_bars(self, rows: Sequence[tuple[str, Any]], xlabel: str,
+                   title: str) -> str | None:
+        """One bar per row, its ratio to a figure on a linear axis, with the line at 1
+        (the figure itself); a bar past it is drawn red. Rows without a number are
+        left out."""
+        pts = [(label, v) for label, v in ((lb, _number(x)) for lb, x in rows)
+               if v is not None and math.isfinite(v) and v >= 0]
+        if not pts:
+            return None
+        with matplotlib.rc_context(_RC):
+            ax = self._new(min(0.9 + 0.24 * len(pts), 12),
+                           left=_label_room([lb for lb, _ in pts]))
+            y = list(range(len(pts)))
+            ax.barh(y, [v for _, v in pts], height=0.6,
+                    color=["#d62728" if v > 1 else "#1f77b4" for _, v in pts])
+            ax.axvline(1.0, color="black", linewidth=1)
+            ax.set_xlim(0, max(1.1, max(v for _, v in pts) * 1.08))
+            ax.set_ylim(-0.7, len(pts) - 0.3)
+            _row_labels(ax, [lb for lb, _ in pts])
+            ax.invert_yaxis()
+            ax.set_xlabel(xlabel)
+            return self._svg(title)
+
+    def ranges(self, rows: Sequence[tuple[str, Any, Any]], xlabel: str,
+               title: str) -> str | None:
+        """One row per label: the range [lo, hi] of a positive quantity over repeated
+        runs on a log axis (a dot where the runs agree), with the line at 1."""
+        pts = [(label, _number(lo), _number(hi)) for label, lo, hi in rows]
+        pts = [(label, lo, hi) for label, lo, hi in pts
+               if lo is not None and hi is not None and 0 < lo <= hi < math.inf]
+        if not pts:
+            return None
+        lo_all = min([lo for _, lo, _ in pts] + [1.0]) / 2
+        hi_all = max([hi for _, _, hi in pts] + [1.0]) * 2
+        with matplotlib.rc_context(_RC):
+            ax = self._new(min(0.9 + 0.24 * len(pts), 12),
+                           left=_label_room([lb for lb, _, _ in pts]))
+            for i, (_, lo, hi) in enumerate(pts):
+                color = "#2ca02c" if lo >= 1 else "#d62728" if hi < 1 else "#ff7f0e"
+                ax.plot([lo, hi], [i, i], color=color, linewidth=3, solid_capstyle="round")
+                ax.scatter([lo, hi], [i, i], color=color, s=14, zorder=3)
+            ax.axvline(1.0, color="black", linewidth=1)
+            ax.set_xscale("log")
+            ax.set_xlim(lo_all, hi_all)
+            _log_axis(ax.xaxis, lo_all, hi_all)
+            ax.set_ylim(-0.7, len(pts) - 0.3)
+            _row_labels(ax, [lb for lb, _, _ in pts])
+            ax.invert_yaxis()
+            ax.set_xlabel(xlabel)
+            return self._svg(title)
+
 
 def _row_labels(ax: Any, labels: Sequence[str]) -> None:
     """Row labels as plain texts left of the axes: tick objects cost several times more

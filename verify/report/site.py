@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from verify.report import collect, pages
+from verify.report import collect, measurements, pages
 from verify.report.certificate import view
 from verify.report.plots import Plotter
 
@@ -62,6 +62,10 @@ def write_site(out: str | os.PathLike, laws: Iterable[Mapping[str, Any]],
         for claim in p["claims"]:
             claim["laws"] = [{"id": i, "page": page_of.get(i)} for i in claim["laws"]]
     files["papers.html"] = pages.papers(paper_docs)
+    records = measurements.load(certificates)
+    if records is not None:
+        files["gpu.html"] = pages.gpu(records, _measurement_plots(records, plotter),
+                                      str(certificates))
     from verify.decide.check import summary
     laws_summary = summary(entries)
     readable = [c for c in certs if c["cert"] is not None]
@@ -72,6 +76,8 @@ def write_site(out: str | os.PathLike, laws: Iterable[Mapping[str, Any]],
                          "stale": sum(bool(c["stale"]) for c in readable),
                          "directory": str(certificates) if certificates else "(none given)"},
         "papers": {"claims": sum(len(p["claims"]) for p in paper_docs)},
+        "gpu": None if records is None else {
+            "device": (records["instructions"] or records["bench"] or {}).get("device", "")},
     }
     generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     files["index.html"] = pages.render(
@@ -89,6 +95,19 @@ def write_site(out: str | os.PathLike, laws: Iterable[Mapping[str, Any]],
         seconds=round(time.perf_counter() - started, 3))
 
 
+def _measurement_plots(records: Mapping[str, Any], plotter: Plotter) -> dict:
+    out: dict[str, str | None] = {"instructions": None, "speed": None}
+    if records["instructions"]:
+        out["instructions"] = plotter.ratio_bars(
+            [(r["label"], r["ratio"]) for r in records["instructions"]["rows"]],
+            "worst error / the figure the bounds assume (≤ 1 holds)", "instruction accuracy")
+    if records["bench"]:
+        out["speed"] = plotter.ranges(
+            [(r["kernel"], *(r["speedup"] or (None, None))) for r in records["bench"]["rows"]],
+            "× torch's own op (range over the runs; right of 1: faster)", "speed against torch")
+    return out
+
+
 def _remove_old_pages(target: Path, written: set[str]) -> None:
     """Pages of an earlier report in the same directory (a certificate since removed)
     would be listed nowhere and go stale: the report's own folders keep only its pages."""
@@ -96,6 +115,8 @@ def _remove_old_pages(target: Path, written: set[str]) -> None:
         for page in (target / folder).glob("*.html"):
             if f"{folder}/{page.name}" not in written:
                 page.unlink()
+    if "gpu.html" not in written and (target / "gpu.html").is_file():
+        (target / "gpu.html").unlink()   # the certificates given have no GPU records
 
 
 def _write(path: Path, text: str) -> None:
