@@ -31,15 +31,19 @@ import types
 from typing import Any
 
 import builtins
+import functools
 import inspect
 import operator
 
-from verify.engine.mutation import library, own, state_write
+from verify.engine.mutation import (call_method, class_methods, held_state_write, library,
+                                    own, state_write)
 
 _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
                "issubclass": "a type test (issubclass)", "repr": "the text of a value (repr)",
                "str": "the text of a value (str)", "format": "the text of a value (format)",
-               "id": "the address of a value (id)", "ascii": "the text of a value (ascii)"}
+               "id": "the address of a value (id)", "ascii": "the text of a value (ascii)",
+               "setattr": "setattr (an attribute set on an object)",
+               "delattr": "delattr (an attribute deleted from an object)"}
 _SAFE_IS = (None, True, False, Ellipsis)
 # builtins that ask what a value is, by identity (under whatever name they are reached)
 _WORDS = {id(k): (k, why) for k, why in (
@@ -48,7 +52,11 @@ _WORDS = {id(k): (k, why) for k, why in (
     (str, "the text of a value (str)"), (format, "the text of a value (format)"),
     (ascii, "the text of a value (ascii)"), (id, "the address of a value (id)"),
     (operator.is_, "an identity test (operator.is_)"),
-    (operator.is_not, "an identity test (operator.is_not)"))}
+    (operator.is_not, "an identity test (operator.is_not)"),
+    (setattr, "setattr (an attribute set on an object)"),
+    (delattr, "delattr (an attribute deleted from an object)"),
+    (object.__setattr__, "object.__setattr__ (an attribute set on an object)"),
+    (object.__delattr__, "object.__delattr__ (an attribute deleted from an object)"))}
 # fine on a module, class or function (feature tests), a type test on a value
 _ATTRIBUTE_TESTS = {id(hasattr): "hasattr", id(getattr): "getattr"}
 # what an f-string's text may flow through on its way to a raise
@@ -107,6 +115,12 @@ def refusal(fn: Any) -> str | None:
         seen.add(id(obj))
         if isinstance(obj, (tuple, list)):
             stack.extend(obj)
+        elif isinstance(obj, functools.partial) or isinstance(obj, types.MethodType) \
+                or isinstance(obj, types.BuiltinMethodType) or call_method(obj) is not None:
+            why = held_state_write(obj)
+            if why:
+                return f"{_name(obj)}: {why}"
+            stack.extend(_held_callables(obj))
         elif isinstance(obj, types.FunctionType) and own(obj):
             # the checker's wrappers: only what they were handed (the user's function)
             stack.extend(obj.__defaults__ or ())
@@ -124,6 +138,27 @@ def refusal(fn: Any) -> str | None:
             stack.extend(v for v in vars(obj).values()
                          if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
     return None
+
+
+def _name(obj: Any) -> str:
+    if isinstance(obj, functools.partial):
+        return f"functools.partial({getattr(obj.func, '__qualname__', repr(obj.func))}, …)"
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        owner = getattr(obj, "__self__", None)
+        return f"the bound method {type(owner).__name__}.{obj.__name__}"
+    return f"the callable {type(obj).__name__} object"
+
+
+def _held_callables(obj: Any) -> list[Any]:
+    """What calling a partial, a bound method or a callable object runs, and the values
+    it holds: its function, bound arguments, the methods of its class."""
+    if isinstance(obj, functools.partial):
+        return [obj.func, *obj.args, *obj.keywords.values()]
+    if isinstance(obj, types.MethodType):
+        return [obj.__func__]
+    if isinstance(obj, types.BuiltinMethodType):
+        return []
+    return list(class_methods(obj))
 
 
 def _only_raised(code: types.CodeType, offset: int) -> bool:
