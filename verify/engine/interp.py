@@ -93,6 +93,12 @@ class Namespace(types.SimpleNamespace):
     """A stand-in for ``tl`` or ``math``; unknown names give a clear error."""
 
     def __init__(self, label: str, fallback: Any = None, **kw: Any) -> None:
+        if label == "tl":
+            for word in ("maximum", "minimum"):
+                if callable(kw.get(word)):
+                    kw[word] = _nan_keyword(kw[word])
+            if "maximum" in kw or "minimum" in kw:
+                kw.setdefault("PropagateNan", PROPAGATE_NAN)
         super().__init__(**kw)
         self._label = label
         self._fallback = fallback  # structural names (np.empty, np.array) pass through
@@ -103,6 +109,25 @@ class Namespace(types.SimpleNamespace):
         if self._fallback is not None and name in _STRUCTURAL:
             return getattr(self._fallback, name)
         raise Unsupported(f"{self._label}.{name} is not supported by this interpretation")
+
+
+# Triton's ``tl.PropagateNan``: with ALL, ``tl.maximum``/``tl.minimum`` give NaN where an
+# operand is NaN; NONE (the default) leaves that unspecified. Every interpretation's
+# maximum and minimum propagate a NaN operand, which is ALL's meaning and the reading
+# already taken for the default.
+PROPAGATE_NAN = types.SimpleNamespace(NONE="PropagateNan.NONE", ALL="PropagateNan.ALL")
+
+
+def _nan_keyword(word: Callable) -> Callable:
+    """``word(a, b)`` taking Triton's ``propagate_nan=`` keyword as well."""
+    def with_policy(a: Any, b: Any, *, propagate_nan: Any = PROPAGATE_NAN.NONE) -> Any:
+        if propagate_nan not in (PROPAGATE_NAN.NONE, PROPAGATE_NAN.ALL):
+            raise Unsupported(f"propagate_nan={propagate_nan!r} is not tl.PropagateNan.NONE "
+                              "or tl.PropagateNan.ALL")
+        return word(a, b)
+    with_policy.__name__ = getattr(word, "__name__", "maximum")
+    with_policy.__doc__ = getattr(word, "__doc__", None)
+    return with_policy
 
 
 # numpy names that build or arrange arrays without computing on their elements
