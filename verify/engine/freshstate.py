@@ -5,9 +5,12 @@ the calls before it: after 49 calls a counter in a closure dict may switch the r
 A difference plain Python sees at a point is a counterexample only if it is seen on the
 function as it was handed over, so ``kept(fns)`` saves, for ``fns`` and every user
 function they reach (globals they name, closure cells, defaults, user modules), the
-bindings of those globals and cells and a deep copy of each mutable object among them;
-``reset()`` puts all of it back (objects restored in place, so every copy of the
-function that shares them sees the restored contents).
+bindings of those globals and cells and a deep copy of each mutable object among them,
+each user function's attributes (``f.calls``), the objects a ``functools.partial``, a
+bound method or a callable object holds, and the names of each module's globals (a name
+added later, ``globals()[k] = v``, is removed); ``reset()`` puts all of it back
+(objects restored in place, so every copy of the function that shares them sees the
+restored contents).
 
 Does not cover: state outside what the functions reach by name (a library's own state,
 a file), and objects that cannot be deep-copied or restored in place; ``reset()``

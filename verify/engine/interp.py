@@ -5,7 +5,14 @@ A law side or a combine is ordinary Python over a small vocabulary (``tl.maximum
 ``@triton.jit`` function is accepted as-is: its ``.fn`` is plain Python. ``rebind``
 copies a function with those global names pointing at another interpretation's
 namespace, recursively for the project functions it calls (through globals and
-closures), so the code that runs is the code that was written.
+closures), so the code that runs is the code that was written. A ``functools.partial``
+is copied with its function rebound and its arguments read by the rule below; a bound
+method of a user class and a callable object (an instance of a user class with a
+``__call__``) are seen through a read-only proxy whose methods run rebound, with the
+proxy as ``self``, and whose attributes are read by the same rule (an attribute set
+through it raises ``Unsupported``; a method that sets one is refused before any copy
+runs, see ``verify.engine.faithful``). Attributes set on a function (``f.scale = 2.0``
+after its ``def``) are copied onto its rebound copy.
 
 One rule for numbers written in the code: a Python float (a literal in the body, a
 module global, a closure cell or a default argument) means the exact double it denotes,

@@ -20,13 +20,25 @@ reached, the line), or None. Found from the source (AST) of ``fn``:
 - any use of an iterator reached that way (a generator, ``iter([...])``,
   ``itertools.count()``): ``next`` advances it, and so do a loop, ``list``, ``zip``, …
   over it, so every reading of it is taken as a write;
-- such an object passed to a user function that changes that parameter in place.
+- such an object passed to a user function that changes that parameter in place;
+- an item written to a namespace: ``globals()[k] = v``, ``vars(obj)[k]``,
+  ``obj.__dict__[k]`` (a function's attributes, a module's globals); an attribute set
+  on a parameter or on state (``self.n += 1`` in a method);
+- numpy's in-place writers: ``ufunc.at`` (``np.add.at(A, i, 1)``), a ufunc's output
+  given by position (``np.add(A, 1, A)``), ``np.put``; a library callable that changes
+  its first argument under any name (``_bump = np.add.at``);
+- a callable that holds state and changes it when called (``held_state_write``): a
+  bound method of state stored anywhere (``_push = _log.append``; ``push =
+  _log.append`` inside the call; ``map(_log.append, xs)``: a mutating method handed
+  on is taken as called), a ``functools.partial`` whose bound arguments its function
+  changes in place (``partial(record, _log)``, ``partial(list.append, _log)``), a
+  method of a user class or a callable object whose methods (property accessors
+  included) change ``self``.
 
 Conservative: an object is taken as state when it might be (an item of state, the
 result of a method of state); a local object the function builds itself (``out = []``)
-is not state. Does not cover: functions without source (nothing is found), mutation
-through ``exec``/``eval`` or reflection (``vars()``, ``globals()``), and library code
-that keeps state of its own (``random``'s generator).
+is not state. Does not cover: functions without source (nothing is found), and
+library code that keeps state of its own (``random``'s generator).
 """
 from __future__ import annotations
 
@@ -339,6 +351,10 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
                 if k.arg == "out":
                     note(scope.root(k.value), n, f"{name}(out=…)")
             known, value = scope.static(n.func)
+            if known and n.args and name not in MUTATING_CALLS and callable(value) \
+                    and not isinstance(value, types.FunctionType) \
+                    and getattr(value, "__name__", "") in MUTATING_CALLS:
+                note(scope.root(n.args[0]), n, f"{value.__name__}() under the name {name!r}")
             if known and _ufunc(value) and len(n.args) > value.nin:
                 for arg in n.args[value.nin:]:  # outputs given by position
                     note(scope.root(arg), n, f"{name}(…, out)")
@@ -358,6 +374,17 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
             known, value = scope.static(n)
             if known and _iterator(value):
                 note(scope.root(n), n, "an iterator advanced (next, a loop, …)")
+            if isinstance(n, ast.Attribute) and (n.attr in MUTATING_METHODS or (
+                    n.attr.endswith("_") and not n.attr.startswith("_"))):
+                # a mutating method of state handed on without a call here
+                # (map(_log.append, xs), a callback): taken as called
+                if not (known and not mutable(value) and not isinstance(
+                        value, types.BuiltinMethodType)):
+                    note(scope.root(n.value), n, f".{n.attr} (the method itself)")
+            elif known and not isinstance(value, types.FunctionType):
+                held = held_state_write(value, depth + 1)
+                if held:
+                    note(f"the state {ast.unparse(n)!r} holds", n, held)
     return out
 
 
@@ -458,10 +485,11 @@ def class_methods(obj: Any) -> list[types.FunctionType]:
     out = []
     for cls in type(obj).__mro__:
         for name, v in vars(cls).items():
-            v = v.__func__ if isinstance(v, (staticmethod, classmethod)) else v
-            fn = _user_method(v)
-            if fn is not None and name not in _CONSTRUCTORS:
-                out.append(fn)
+            if name in _CONSTRUCTORS:
+                continue
+            parts = [v.fget, v.fset, v.fdel] if isinstance(v, property) else \
+                [v.__func__] if isinstance(v, (staticmethod, classmethod)) else [v]
+            out += [fn for fn in map(_user_method, parts) if fn is not None]
     return out
 
 
