@@ -1,4 +1,5 @@
-# expect: target=combine kind=binary associative=proved commutative=proved
+# expect: kind=binary associative=proved commutative=proved
+# target: combine
 # The audited target is a bound method of a read-only object: combine(a, b) =
 # max(a, b) · 1.0 (combine(1, 2) = 2.0), followed through the method rebound.
 

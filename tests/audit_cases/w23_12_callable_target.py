@@ -1,4 +1,5 @@
-# expect: target=soft kind=binary commutative=proved associative=proved|tested
+# expect: kind=binary commutative=proved associative=proved|tested
+# target: soft
 # The audited target is a callable object: soft(a, b) = t·log(e^(a/t) + e^(b/t)) with
 # t = 1.0 read from the object (soft(0, 0) = log 2 = 0.6931…), followed through its
 # __call__ rebound with self's attributes by the literal rule.

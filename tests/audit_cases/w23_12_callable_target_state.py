@@ -1,4 +1,5 @@
-# expect: target=acc kind=binary associative=unknown commutative=unknown
+# expect: kind=binary associative=unknown commutative=unknown
+# target: acc
 # The audited target is a callable object that counts its calls in an attribute: from
 # the 3001st call on Python computes a − b (acc(1, 2): 3.0, then −1.0).
 

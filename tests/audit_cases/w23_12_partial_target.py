@@ -1,4 +1,5 @@
-# expect: target=add_ab kind=binary associative=proved commutative=proved identity.element=0
+# expect: kind=binary associative=proved commutative=proved identity.element=0
+# target: add_ab
 # The audited target is a functools.partial: add_ab(a, b) = _add3(a, b, c=0.0) = a + b
 # (add_ab(1, 2) = 3.0), followed by every reading through the partial, so a + b's laws
 # are proved.

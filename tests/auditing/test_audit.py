@@ -8,9 +8,10 @@ auditor must reach in its first line::
 ``NAME=V1|V2`` accepts either verdict, ``NAME.element=JSON`` checks the identity element
 (or a locality field with ``locality.radius=1``), ``NAME.float32=exact`` a float verdict,
 ``NAME.assumes=TEXT`` that a stated assumption contains TEXT (``none``: no assumption),
-``NAME.evidence=in-domain`` that every point the reason cites lies in the declared domain;
-``target=NAME`` audits the module-level object ``NAME`` (a ``functools.partial``, a bound
-method, a callable object) instead of the file's one function.
+``NAME.evidence=in-domain`` that every point the reason cites lies in the declared domain.
+A ``# target: NAME`` line in the leading comment block audits the module-level object
+``NAME`` (a ``functools.partial``, a bound method, a callable object) instead of the
+file's one function, as in ``tests/audit_cases/adversarial/``.
 Every counterexample in the report is replayed here, independently of the engine's
 oracle: the user's function is evaluated in mpmath at 200 and 300 bits and the two sides
 of the property must differ, both finite reals; every float counterexample is replayed
@@ -63,9 +64,15 @@ def expectations(path: Path) -> dict[str, object]:
 
 def function_name(path: Path) -> str:
     import ast
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        named = re.match(r"#\s*target:\s*(\S+)", line)
+        if named:
+            return named.group(1)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    assert len(names) == 1, f"{path.name}: one function per case file"
+    assert len(names) == 1, f"{path.name}: one function per case file, or a '# target:' line"
     return names[0]
 
 
@@ -276,7 +283,7 @@ def evidence_outside_domain(path: Path, name: str, reason: str) -> list[str]:
 @pytest.mark.parametrize("path", case_files(), ids=lambda p: p.stem)
 def test_audit_case(path: Path):
     expect = expectations(path)
-    name = expect.pop("target", None) or function_name(path)
+    name = function_name(path)
     report = A.audit(f"{path}:{name}", policy=POLICY)
     props = report["properties"]
     problems = []
