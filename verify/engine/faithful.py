@@ -23,7 +23,8 @@ floats. Python differs from every such copy where the code
   default or closure value), not when it is handed over at run time.
 
 ``refusal(fn)`` names the first such construct in ``fn`` or in any user function it
-reaches (globals, closure cells, defaults, user modules it names, and what a partial,
+reaches (globals, closure cells, defaults, user modules it names, the functions held in
+tuples, lists and dicts among those, and what a partial,
 a bound method or a callable object it reaches runs), or None; a callable object of a
 user class whose ``__call__`` is not a plain method is refused as such. The prover
 and the searcher refuse such a function (``unknown``, with the reason); the
@@ -123,6 +124,9 @@ def refusal(fn: Any) -> str | None:
         seen.add(id(obj))
         if isinstance(obj, (tuple, list)):
             stack.extend(obj)
+        elif isinstance(obj, dict):  # a table of functions (ops["f"](x))
+            stack.extend(v for v in obj.values()
+                         if callable(v) or isinstance(v, (tuple, list, dict)))
         elif isinstance(obj, functools.partial) or isinstance(obj, types.MethodType) \
                 or isinstance(obj, types.BuiltinMethodType) or call_method(obj) is not None:
             why = held_state_write(obj)

@@ -53,6 +53,8 @@ class Snapshot:
             seen.add(id(obj))
             if isinstance(obj, (tuple, list)) and not isinstance(obj, types.FunctionType):
                 stack.extend(v for v in obj if callable(v))
+            if isinstance(obj, dict):
+                stack.extend(v for v in obj.values() if callable(v))
             held = _held(obj)
             if held is not None:
                 for v in held:
