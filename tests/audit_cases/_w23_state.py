@@ -42,3 +42,7 @@ LOG = []
 
 def record(items, x):
     items.append(x)
+
+
+# w23_12: a list a functools.partial binds to record's parameter
+PARTIAL_LOG = []

@@ -185,3 +185,151 @@ def test_reset_gives_each_run_the_state_handed_over():
 
 def test_reset_without_a_snapshot_says_so():
     assert freshstate.reset() is False
+
+
+# ------------------------------------------------- state reached through callables
+_PUSH = _LIST.append
+_RECORD_LIST: list = []
+
+
+def _record(items, x):
+    items.append(x)
+
+
+_RECORD = __import__("functools").partial(_record, _RECORD_LIST)
+_APPEND = __import__("functools").partial(list.append, _RECORD_LIST)
+_AT = np.add.at
+
+
+class _Tick:
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self):
+        self.n += 1
+        return self.n
+
+
+class _Scale:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x):
+        return self.k * x
+
+
+_TICK = _Tick()
+_SCALE = _Scale(1.0)
+_GET = _DICT.get
+
+
+def _bound_push(a, b):
+    _PUSH(a)
+    return a + b
+
+
+def _local_alias(a, b):
+    push = _LIST.append
+    push(a)
+    return a + b
+
+
+def _partial_record(a, b):
+    _RECORD(a)
+    return a + b
+
+
+def _partial_append(a, b):
+    _APPEND(a)
+    return a + b
+
+
+def _ufunc_at(a, b):
+    np.add.at(_ARRAY, 0, a)
+    return a + b
+
+
+def _ufunc_at_alias(a, b):
+    _AT(_ARRAY, 0, a)
+    return a + b
+
+
+def _ufunc_positional_out(a, b):
+    np.add(_ARRAY, a, _ARRAY)
+    return a + b
+
+
+def _globals_item(a, b):
+    globals()["_MODE"] = "sub"
+    return a + b
+
+
+def _vars_item(a, b):
+    vars(_vars_item)["calls"] = 1
+    return a + b
+
+
+def _dict_attribute(a, b):
+    _vars_item.__dict__["calls"] = 1
+    return a + b
+
+
+def _callable_object(a, b):
+    return a + b + 0 * _TICK()
+
+
+def _handed_on(a, b):
+    list(map(_LIST.append, [a]))
+    return a + b
+
+
+def _setattr_function(a, b):
+    setattr(_setattr_function, "calls", 1)  # noqa: B010 - setattr is the case
+    return a + b
+
+
+def _reads_through_callables(a, b):
+    get = _DICT.get
+    return (a + b) * _SCALE(1.0) + 0 * get("n", 0) * _GET("n", 0) + 0 * _LIST.count(1.0) \
+        + 0 * globals().get("_MODE", 0) + 0 * len(vars(_reads_through_callables))
+
+
+def test_state_reached_through_callables_and_namespaces_is_named():
+    cases = {
+        _bound_push: "the bound method list.append changes its list",
+        _local_alias: "the list '_LIST' (a module global)",
+        _partial_record: "binds a list to parameter 'items' of _record",
+        _partial_append: "binds a list to append()",
+        _ufunc_at: "the object '_ARRAY' (a module global)",
+        _ufunc_at_alias: "at() under the name '_AT'",
+        _ufunc_positional_out: "add(…, out)",
+        _globals_item: "the module's globals (globals())",
+        _vars_item: "the namespace 'vars(_vars_item)'",
+        _dict_attribute: "the namespace '_vars_item.__dict__'",
+        _callable_object: "_Tick.__call__ changes the object",
+        _handed_on: ".append (the method itself)",
+    }
+    for fn, phrase in cases.items():
+        why = refusal(fn)
+        assert why is not None and phrase in why, (fn.__name__, why)
+    assert "setattr" in refusal(_setattr_function)
+
+
+def test_reading_through_callables_and_namespaces_is_not_state():
+    assert refusal(_reads_through_callables) is None
+
+
+def test_reset_puts_back_function_attributes_held_objects_and_new_globals():
+    def counted(a):
+        counted.calls = getattr(counted, "calls", 0) + 1
+        _TICK()
+        _RECORD(a)
+        globals()["_ADDED_LATER"] = 1
+        return counted.calls
+    counted.calls = 5
+    n, held = _TICK.n, len(_RECORD_LIST)
+    with freshstate.kept([counted]):
+        assert counted(0) == 6 and _TICK.n == n + 1
+        assert freshstate.reset()
+        assert counted.calls == 5 and _TICK.n == n and len(_RECORD_LIST) == held
+        assert "_ADDED_LATER" not in globals()

@@ -8,10 +8,15 @@ Does not cover: running the file in a separate process (the command line does th
 """
 from __future__ import annotations
 
+import functools
+import inspect
+import linecache
 import types
+from typing import Any
 
 from verify import userfiles
 from verify.engine.interp import unwrap
+from verify.engine.mutation import AUDITED_OBJECT, call_method
 from verify.errors import BadInput
 
 
@@ -38,5 +43,45 @@ def load_target(target: str) -> tuple[types.FunctionType, str, str]:
         raise AuditError(f"{path}: no function named {name!r}{hint}")
     fn = unwrap(getattr(module, name))
     if not isinstance(fn, types.FunctionType):
-        raise AuditError(f"{path}:{name} is not a Python function")
+        fn = as_function(fn, path, name, modname)
     return fn, path, name
+
+
+_TARGET = AUDITED_OBJECT
+
+
+def as_function(obj: Any, path: str, name: str, modname: str) -> types.FunctionType:
+    """A ``functools.partial``, a bound method or a callable object as a plain function
+    of its required positional parameters, which calls it (so that every reading of
+    the function follows the object as it follows a call inside a function)."""
+    if not (isinstance(obj, (functools.partial, types.MethodType))
+            or call_method(obj) is not None):
+        raise AuditError(f"{path}:{name} is not a Python function (nor a functools.partial, "
+                         "a bound method or an object with a __call__ method)")
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        raise AuditError(f"{path}:{name}: its parameters cannot be read") from None
+    params = []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise AuditError(f"{path}:{name} takes *args/**kwargs: not supported (give it "
+                             "one or two named parameters)")
+        if p.default is p.empty:
+            if p.kind == p.KEYWORD_ONLY:
+                raise AuditError(f"{path}:{name}: keyword-only parameter {p.name!r} without "
+                                 "a default is not supported")
+            params.append(p)
+    names = [p.name for p in params]
+    if _TARGET in names:
+        raise AuditError(f"{path}:{name}: a parameter is named {_TARGET!r}")
+    filename = f"<{path}:{name}>"
+    source = (f"def {name}({', '.join(names)}):\n"
+              f"    return {_TARGET}({', '.join(names)})\n")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict[str, Any] = {_TARGET: obj, "__name__": modname}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own text
+    fn = namespace[name]
+    fn.__annotations__ = {p.name: p.annotation for p in params
+                          if p.annotation is not p.empty}
+    return fn

@@ -212,9 +212,10 @@ def _example_shapes(text: str, arity: int) -> tuple[list[Shape], tuple]:
 
 
 def _probe(fn, shapes: Sequence[Shape], args: Sequence[Any] | None = None,
-           plain: bool = False) -> tuple[Any, BaseException | None]:
+           plain: bool = False, integers: bool = False) -> tuple[Any, BaseException | None]:
     """Call ``fn`` on mpmath values of the given shapes (or on the example's values),
-    or, ``plain``, the original function on Python floats: (result, exception)."""
+    or, ``plain``, the original function on Python floats (``integers``: on Python ints,
+    for a function such as ``math.gcd`` that takes nothing else): (result, exception)."""
     if args is None:
         args, k = [], 0
         for s in shapes:
@@ -223,7 +224,8 @@ def _probe(fn, shapes: Sequence[Shape], args: Sequence[Any] | None = None,
     else:
         args = [oracle.to_mp(a) for a in args]
     if plain:
-        args = [type(a)(float(c) for c in a) if isinstance(a, (tuple, list)) else float(a)
+        conv = (lambda c: int(mpmath.ceil(c))) if integers else float
+        args = [type(a)(conv(c) for c in a) if isinstance(a, (tuple, list)) else conv(a)
                 for a in args]
     try:
         with time_limit(PROBE_SECONDS), mpmath.workprec(oracle.PREC), \
@@ -280,13 +282,17 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
     else:
         candidates = _candidates(arity, [uses[p] for p in required], ret_len)
     failure: BaseException | None = None
+    unmodelled: BaseException | None = None
     for shapes in candidates:
         result, exc = _probe(fn, shapes, example_args)
         plain_note = None
         if isinstance(exc, Unsupported):
             # a word the oracle does not model: the shapes from Python itself, and the
             # properties left to the searcher or to unknown, each with the reason
+            unmodelled = unmodelled or exc
             result, plain_exc = _probe(fn, shapes, example_args, plain=True)
+            if isinstance(plain_exc, TypeError) and example_args is None:
+                result, plain_exc = _probe(fn, shapes, plain=True, integers=True)
             if plain_exc is None:
                 plain_note = (f"shapes taken from a plain-Python call: "
                               f"{one_line(exc)}")
@@ -309,6 +315,15 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
         sig = _classify(fn, shapes, out, unpacked, example is not None)
         if plain_note:
             sig.notes.append(plain_note)
+        return sig
+    if unmodelled is not None and candidates:
+        # a word no interpretation models, and no plain-Python call runs (a @triton.jit
+        # function's words run only in a kernel): the shapes the body suggests, and every
+        # property left to unknown with the word named, rather than no audit at all
+        shapes = candidates[0]
+        out = SCALAR if ret_len is None else Shape("tuple", ret_len)
+        sig = _classify(fn, shapes, out, unpacked, example is not None)
+        sig.notes.append(f"shapes taken from the code, not from a call: {one_line(unmodelled)}")
         return sig
     what = f"{type(failure).__name__}: {one_line(failure)}" if failure else "no shape fits"
     if example is not None:

@@ -5,10 +5,13 @@ globals dict, fresh closure cells, symbolic or high-precision values instead of 
 floats. Python differs from every such copy where the code
 
 - writes state: a ``global`` or ``nonlocal`` assignment, an attribute set on an
-  object (a module's variable switched by a helper), or a mutable object reached from
-  its globals, closure cells or defaults changed in place (``verify.engine.mutation``):
-  the copies share such an object with Python, but a proof treats each call as a
-  function of its arguments alone;
+  object (a module's variable switched by a helper; ``setattr``, ``delattr``,
+  ``object.__setattr__`` under any name), code run from text (``exec``, ``eval``), or
+  a mutable object reached from its globals, closure cells or defaults changed in
+  place, a namespace dict included (``globals()[k] = v``), directly or by calling a
+  bound method, a ``functools.partial`` or a callable object that holds it
+  (``verify.engine.mutation``): the copies share such an object with Python, but a
+  proof treats each call as a function of its arguments alone;
 - asks what a value *is* rather than what it equals: ``is`` / ``is not`` between values
   (``max(a, b) is a``; a test against ``None``, ``True`` or ``False`` is fine) or
   ``operator.is_`` / ``is_not``, type tests (``isinstance``, ``type``, ``issubclass``,
@@ -20,7 +23,10 @@ floats. Python differs from every such copy where the code
   default or closure value), not when it is handed over at run time.
 
 ``refusal(fn)`` names the first such construct in ``fn`` or in any user function it
-reaches (globals, closure cells, defaults, user modules it names), or None. The prover
+reaches (globals, closure cells, defaults, user modules it names, the functions held in
+tuples, lists and dicts among those, and what a partial,
+a bound method or a callable object it reaches runs), or None; a callable object of a
+user class whose ``__call__`` is not a plain method is refused as such. The prover
 and the searcher refuse such a function (``unknown``, with the reason); the
 plain-Python runner, which calls the original, still runs it.
 """
@@ -31,15 +37,21 @@ import types
 from typing import Any
 
 import builtins
+import functools
+import sys
 import inspect
 import operator
 
-from verify.engine.mutation import library, own, state_write
+from verify.engine.mutation import (call_method, class_methods, held_state_write, library,
+                                    own, state_write)
 
 _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
                "issubclass": "a type test (issubclass)", "repr": "the text of a value (repr)",
                "str": "the text of a value (str)", "format": "the text of a value (format)",
-               "id": "the address of a value (id)", "ascii": "the text of a value (ascii)"}
+               "id": "the address of a value (id)", "ascii": "the text of a value (ascii)",
+               "setattr": "setattr (an attribute set on an object)",
+               "delattr": "delattr (an attribute deleted from an object)",
+               "exec": "code run from text (exec)", "eval": "code run from text (eval)"}
 _SAFE_IS = (None, True, False, Ellipsis)
 # builtins that ask what a value is, by identity (under whatever name they are reached)
 _WORDS = {id(k): (k, why) for k, why in (
@@ -48,7 +60,12 @@ _WORDS = {id(k): (k, why) for k, why in (
     (str, "the text of a value (str)"), (format, "the text of a value (format)"),
     (ascii, "the text of a value (ascii)"), (id, "the address of a value (id)"),
     (operator.is_, "an identity test (operator.is_)"),
-    (operator.is_not, "an identity test (operator.is_not)"))}
+    (operator.is_not, "an identity test (operator.is_not)"),
+    (setattr, "setattr (an attribute set on an object)"),
+    (delattr, "delattr (an attribute deleted from an object)"),
+    (object.__setattr__, "object.__setattr__ (an attribute set on an object)"),
+    (object.__delattr__, "object.__delattr__ (an attribute deleted from an object)"),
+    (exec, "code run from text (exec)"), (eval, "code run from text (eval)"))}
 # fine on a module, class or function (feature tests), a type test on a value
 _ATTRIBUTE_TESTS = {id(hasattr): "hasattr", id(getattr): "getattr"}
 # what an f-string's text may flow through on its way to a raise
@@ -107,6 +124,18 @@ def refusal(fn: Any) -> str | None:
         seen.add(id(obj))
         if isinstance(obj, (tuple, list)):
             stack.extend(obj)
+        elif isinstance(obj, dict):  # a table of functions (ops["f"](x))
+            stack.extend(v for v in obj.values()
+                         if callable(v) or isinstance(v, (tuple, list, dict)))
+        elif isinstance(obj, functools.partial) or isinstance(obj, types.MethodType) \
+                or isinstance(obj, types.BuiltinMethodType) or call_method(obj) is not None:
+            why = held_state_write(obj)
+            if why:
+                return f"{_name(obj)}: {why}"
+            stack.extend(_held_callables(obj))
+        elif callable(obj) and _user_class(type(obj)):
+            return (f"the callable {type(obj).__name__} object's __call__ is not a plain "
+                    "method, which no rebound copy follows")
         elif isinstance(obj, types.FunctionType) and own(obj):
             # the checker's wrappers: only what they were handed (the user's function)
             stack.extend(obj.__defaults__ or ())
@@ -124,6 +153,35 @@ def refusal(fn: Any) -> str | None:
             stack.extend(v for v in vars(obj).values()
                          if isinstance(v, types.FunctionType) or hasattr(v, "fn"))
     return None
+
+
+def _user_class(cls: type) -> bool:
+    """A class defined in user code (not a library's, not the checker's own)."""
+    if isinstance(cls, type) and cls.__module__ in ("builtins", "types", "functools"):
+        return False
+    module = sys.modules.get(getattr(cls, "__module__", ""), None)
+    return module is not None and not library(module)
+
+
+def _name(obj: Any) -> str:
+    if isinstance(obj, functools.partial):
+        return f"functools.partial({getattr(obj.func, '__qualname__', repr(obj.func))}, …)"
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        owner = getattr(obj, "__self__", None)
+        return f"the bound method {type(owner).__name__}.{obj.__name__}"
+    return f"the callable {type(obj).__name__} object"
+
+
+def _held_callables(obj: Any) -> list[Any]:
+    """What calling a partial, a bound method or a callable object runs, and the values
+    it holds: its function, bound arguments, the methods of its class."""
+    if isinstance(obj, functools.partial):
+        return [obj.func, *obj.args, *obj.keywords.values()]
+    if isinstance(obj, types.MethodType):
+        return [obj.__func__]
+    if isinstance(obj, types.BuiltinMethodType):
+        return []
+    return list(class_methods(obj))
 
 
 def _only_raised(code: types.CodeType, offset: int) -> bool:

@@ -5,9 +5,12 @@ the calls before it: after 49 calls a counter in a closure dict may switch the r
 A difference plain Python sees at a point is a counterexample only if it is seen on the
 function as it was handed over, so ``kept(fns)`` saves, for ``fns`` and every user
 function they reach (globals they name, closure cells, defaults, user modules), the
-bindings of those globals and cells and a deep copy of each mutable object among them;
-``reset()`` puts all of it back (objects restored in place, so every copy of the
-function that shares them sees the restored contents).
+bindings of those globals and cells and a deep copy of each mutable object among them,
+each user function's attributes (``f.calls``), the objects a ``functools.partial``, a
+bound method or a callable object holds, and the names of each module's globals (a name
+added later, ``globals()[k] = v``, is removed); ``reset()`` puts all of it back
+(objects restored in place, so every copy of the function that shares them sees the
+restored contents).
 
 Does not cover: state outside what the functions reach by name (a library's own state,
 a file), and objects that cannot be deep-copied or restored in place; ``reset()``
@@ -18,12 +21,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import types
 from collections import deque
 from typing import Any, Callable, Iterator
 
 from verify.engine.faithful import closure_values, code_names
-from verify.engine.mutation import library, mutable, own
+from verify.engine.mutation import call_method, class_methods, library, mutable, own
 
 _MAX_OBJECTS = 400
 _ACTIVE: list["Snapshot"] = []
@@ -49,6 +53,17 @@ class Snapshot:
             seen.add(id(obj))
             if isinstance(obj, (tuple, list)) and not isinstance(obj, types.FunctionType):
                 stack.extend(v for v in obj if callable(v))
+            if isinstance(obj, dict):
+                stack.extend(v for v in obj.values() if callable(v))
+            held = _held(obj)
+            if held is not None:
+                for v in held:
+                    if isinstance(v, _Held):
+                        self._contents(v.obj, force=True)
+                    else:
+                        self._contents(v)
+                        stack.append(v)
+                continue
             if not isinstance(obj, types.FunctionType) or (library(obj) and not own(obj)):
                 if isinstance(obj, types.ModuleType) and not library(obj):
                     for name, v in vars(obj).items():
@@ -59,6 +74,8 @@ class Snapshot:
             if not own(obj):
                 names = code_names(obj.__code__)
                 g = obj.__globals__
+                self._keys(g)
+                self._contents(obj.__dict__, force=True)  # attributes set on the function
                 for name in names & set(g):
                     self._binding(g, name)
                     stack.append(g[name])
@@ -82,9 +99,19 @@ class Snapshot:
         self.restores.append(lambda: setattr(cell, "cell_contents", value))
         self._contents(value)
 
-    def _contents(self, value: Any) -> None:
-        if not mutable(value) or id(value) in self._saved or callable(value) \
-                or isinstance(value, types.ModuleType):
+    def _keys(self, namespace: dict) -> None:
+        """Names added to a module's globals later (``globals()[k] = v``) are removed."""
+        if id(namespace) in self._saved:
+            return
+        self._saved.add(id(namespace))
+        before = set(namespace)
+        self.restores.append(lambda: [namespace.pop(k) for k in set(namespace) - before])
+
+    def _contents(self, value: Any, force: bool = False) -> None:
+        if not force and (not mutable(value) or id(value) in self._saved or callable(value)
+                          or isinstance(value, types.ModuleType)):
+            return
+        if id(value) in self._saved:
             return
         self._saved.add(id(value))
         if isinstance(value, tuple):
@@ -105,6 +132,29 @@ class Snapshot:
         for put_back in self.restores:
             put_back()
         return self.complete
+
+
+def _held(obj: Any) -> list[Any] | None:
+    """What a partial, a bound method or a callable object holds (its bound arguments,
+    its object, its attributes' owner), or None for anything else."""
+    if isinstance(obj, functools.partial):
+        return [obj.func, *obj.args, *obj.keywords.values()]
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType)):
+        owner = getattr(obj, "__self__", None)
+        if owner is None or isinstance(owner, (types.ModuleType, type)):
+            return []
+        return [obj.__func__, _Held(owner)] if isinstance(obj, types.MethodType) \
+            else [_Held(owner)]
+    if call_method(obj) is not None:
+        return [_Held(obj), *class_methods(obj)]
+    return None
+
+
+class _Held:
+    """An object a callable holds, saved even though it is callable itself."""
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
 
 
 def _restorer(obj: Any) -> Callable[[Any], None] | None:

@@ -5,7 +5,14 @@ A law side or a combine is ordinary Python over a small vocabulary (``tl.maximum
 ``@triton.jit`` function is accepted as-is: its ``.fn`` is plain Python. ``rebind``
 copies a function with those global names pointing at another interpretation's
 namespace, recursively for the project functions it calls (through globals and
-closures), so the code that runs is the code that was written.
+closures), so the code that runs is the code that was written. A ``functools.partial``
+is copied with its function rebound and its arguments read by the rule below; a bound
+method of a user class and a callable object (an instance of a user class with a
+``__call__``) are seen through a read-only proxy whose methods run rebound, with the
+proxy as ``self``, and whose attributes are read by the same rule (an attribute set
+through it raises ``Unsupported``; a method that sets one is refused before any copy
+runs, see ``verify.engine.faithful``). Attributes set on a function (``f.scale = 2.0``
+after its ``def``) are copied onto its rebound copy.
 
 One rule for numbers written in the code: a Python float (a literal in the body, a
 module global, a closure cell or a default argument) means the exact double it denotes,
@@ -25,6 +32,7 @@ built-in modules), never by its module's name, so a user module named ``z3helper
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sysconfig
@@ -92,6 +100,12 @@ class Namespace(types.SimpleNamespace):
     """A stand-in for ``tl`` or ``math``; unknown names give a clear error."""
 
     def __init__(self, label: str, fallback: Any = None, **kw: Any) -> None:
+        if label == "tl":
+            for word in ("maximum", "minimum"):
+                if callable(kw.get(word)):
+                    kw[word] = _nan_keyword(kw[word])
+            if "maximum" in kw or "minimum" in kw:
+                kw.setdefault("PropagateNan", PROPAGATE_NAN)
         super().__init__(**kw)
         self._label = label
         self._fallback = fallback  # structural names (np.empty, np.array) pass through
@@ -102,6 +116,25 @@ class Namespace(types.SimpleNamespace):
         if self._fallback is not None and name in _STRUCTURAL:
             return getattr(self._fallback, name)
         raise Unsupported(f"{self._label}.{name} is not supported by this interpretation")
+
+
+# Triton's ``tl.PropagateNan``: with ALL, ``tl.maximum``/``tl.minimum`` give NaN where an
+# operand is NaN; NONE (the default) leaves that unspecified. Every interpretation's
+# maximum and minimum propagate a NaN operand, which is ALL's meaning and the reading
+# already taken for the default.
+PROPAGATE_NAN = types.SimpleNamespace(NONE="PropagateNan.NONE", ALL="PropagateNan.ALL")
+
+
+def _nan_keyword(word: Callable) -> Callable:
+    """``word(a, b)`` taking Triton's ``propagate_nan=`` keyword as well."""
+    def with_policy(a: Any, b: Any, *, propagate_nan: Any = PROPAGATE_NAN.NONE) -> Any:
+        if propagate_nan not in (PROPAGATE_NAN.NONE, PROPAGATE_NAN.ALL):
+            raise Unsupported(f"propagate_nan={propagate_nan!r} is not tl.PropagateNan.NONE "
+                              "or tl.PropagateNan.ALL")
+        return word(a, b)
+    with_policy.__name__ = getattr(word, "__name__", "maximum")
+    with_policy.__doc__ = getattr(word, "__doc__", None)
+    return with_policy
 
 
 # numpy names that build or arrange arrays without computing on their elements
@@ -144,7 +177,7 @@ class Interpretation:
         self.torch = torch
         # id(fn) -> (fn, rebound): holding fn keeps its id from being reused by
         # another function while the entry lives.
-        self._cache: dict[int, tuple[Callable, Callable]] = {}
+        self._cache: dict[Any, tuple[Any, Any]] = {}
 
     def module_stand_in(self, module: types.ModuleType) -> Any:
         if not is_library_module(module):
@@ -190,6 +223,9 @@ class Interpretation:
         out.__kwdefaults__ = (None if fn.__kwdefaults__ is None else
                               {k: self._number(v) for k, v in fn.__kwdefaults__.items()})
         self._cache[key] = (fn, out)  # before recursing: recursive functions terminate
+        # attributes set on the function (``f.scale = 2.0`` after its def), read as its
+        # other values are
+        out.__dict__.update({k: self._translate(v) for k, v in vars(fn).items()})
         new_globals.update(fn.__globals__)
         for name in _global_names(fn.__code__):
             if name in fn.__globals__:
@@ -225,6 +261,17 @@ class Interpretation:
             return _ModuleProxy(value, self)
         if callable(value) and (hasattr(value, "fn") or isinstance(value, types.FunctionType)):
             return self.rebind(value)
+        if isinstance(value, functools.partial):
+            return functools.partial(self._translate(value.func),
+                                     *[self._translate(v) for v in value.args],
+                                     **{k: self._translate(v) for k, v in value.keywords.items()})
+        if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType) \
+                and _users(value.__func__):
+            owner = value.__self__
+            return types.MethodType(self.rebind(value.__func__),
+                                    owner if isinstance(owner, type) else _object(self, owner))
+        if _user_call(value) is not None:
+            return _object(self, value)
         if isinstance(value, (tuple, list)) and any(isinstance(v, types.FunctionType) for v in value):
             return type(value)(self._translate(v) for v in value)
         return value
@@ -275,6 +322,67 @@ def _global_names(code: types.CodeType) -> set[str]:
         if isinstance(const, types.CodeType):
             names |= _global_names(const)
     return names
+
+
+def _object(interp: Interpretation, obj: Any) -> Any:
+    """An instance of a user class seen through ``interp`` (see ``_ObjectProxy``); one
+    proxy per object."""
+    key = ("object", id(obj))
+    cached = interp._cache.get(key)
+    if cached is not None and cached[0] is obj:
+        return cached[1]
+    proxy = _ObjectProxy(obj, interp)
+    interp._cache[key] = (obj, proxy)
+    return proxy
+
+
+def _user_call(obj: Any) -> types.FunctionType | None:
+    """The user-written ``__call__`` of an instance of a user class, or None."""
+    if isinstance(obj, (type, types.FunctionType, types.MethodType, types.ModuleType,
+                        types.BuiltinFunctionType, functools.partial)):
+        return None
+    import inspect
+    fn = inspect.getattr_static(type(obj), "__call__", None)
+    return fn if isinstance(fn, types.FunctionType) and _users(fn) else None
+
+
+_OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
+
+
+def _users(fn: types.FunctionType) -> bool:
+    """Code of the user's: neither library code nor the checker's own."""
+    return not _is_library(fn) and \
+        not os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
+
+
+class _ObjectProxy:
+    """An instance of a user class seen through an interpretation: its attributes read
+    by the literal rule, its methods (``__call__`` included) rebound with the proxy as
+    ``self``. Read only: a method that sets an attribute is refused before any copy
+    runs (``verify.engine.faithful``), and a set here raises."""
+
+    def __init__(self, obj: Any, interp: Interpretation) -> None:
+        object.__setattr__(self, "_obj", obj)
+        object.__setattr__(self, "_interp", interp)
+
+    def __getattr__(self, name: str) -> Any:
+        obj, interp = self._obj, self._interp
+        import inspect
+        raw = inspect.getattr_static(type(obj), name, None)
+        if isinstance(raw, types.FunctionType) and name not in vars(obj):
+            return types.MethodType(interp.rebind(raw), self)
+        return interp._translate(getattr(obj, name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise Unsupported(f"setting the attribute {name!r} of a "
+                          f"{type(self._obj).__name__} object is not followed")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fn = _user_call(self._obj)
+        if fn is None:
+            raise Unsupported(f"a {type(self._obj).__name__} object is not callable here")
+        return self._interp.rebind(fn)(self, *args, **kwargs)
 
 
 class _ModuleProxy:

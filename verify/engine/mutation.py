@@ -20,18 +20,31 @@ reached, the line), or None. Found from the source (AST) of ``fn``:
 - any use of an iterator reached that way (a generator, ``iter([...])``,
   ``itertools.count()``): ``next`` advances it, and so do a loop, ``list``, ``zip``, …
   over it, so every reading of it is taken as a write;
-- such an object passed to a user function that changes that parameter in place.
+- such an object passed to a user function that changes that parameter in place;
+- an item written to a namespace: ``globals()[k] = v``, ``vars(obj)[k]``,
+  ``obj.__dict__[k]`` (a function's attributes, a module's globals); an attribute set
+  on a parameter or on state (``self.n += 1`` in a method);
+- numpy's in-place writers: ``ufunc.at`` (``np.add.at(A, i, 1)``), a ufunc's output
+  given by position (``np.add(A, 1, A)``), ``np.put``; a library callable that changes
+  its first argument under any name (``_bump = np.add.at``);
+- a callable that holds state and changes it when called (``held_state_write``): a
+  bound method of state stored anywhere (``_push = _log.append``; ``push =
+  _log.append`` inside the call; ``map(_log.append, xs)``: a mutating method handed
+  on is taken as called), a ``functools.partial`` whose bound arguments its function
+  changes in place (``partial(record, _log)``, ``partial(list.append, _log)``), a
+  method of a user class or a callable object whose methods (property accessors
+  included) change ``self``.
 
 Conservative: an object is taken as state when it might be (an item of state, the
 result of a method of state); a local object the function builds itself (``out = []``)
-is not state. Does not cover: functions without source (nothing is found), mutation
-through ``exec``/``eval`` or reflection (``vars()``, ``globals()``), and library code
-that keeps state of its own (``random``'s generator).
+is not state. Does not cover: functions without source (nothing is found), and
+library code that keeps state of its own (``random``'s generator).
 """
 from __future__ import annotations
 
 import ast
 import collections.abc
+import functools
 import inspect
 import numbers
 import os
@@ -52,12 +65,16 @@ MUTATING_METHODS = {
 MUTATING_CALLS = {
     "shuffle", "heappush", "heappop", "heapify", "heapreplace", "heappushpop", "insort",
     "insort_left", "insort_right", "copyto", "place", "putmask", "fill_diagonal",
-    "setitem", "delitem", "setattr", "delattr", "iadd", "iconcat", "isub", "imul"}
+    "setitem", "delitem", "setattr", "delattr", "iadd", "iconcat", "isub", "imul",
+    "put", "put_along_axis", "at"}
 # calls whose result is a new object, whatever their arguments
 FRESH_CALLS = {"list", "dict", "set", "tuple", "frozenset", "sorted", "len", "sum", "float",
                "int", "bool", "str", "repr", "abs", "round", "deepcopy", "copy", "array",
                "asarray", "fsum", "prod", "any", "all", "isinstance", "range", "enumerate",
                "zip", "reversed"}
+# the name under which a wrapper made for an audited partial or callable object
+# (``verify.auditing.load``) holds it
+AUDITED_OBJECT = "_audited_callable_"
 _IMMUTABLE = (numbers.Number, str, bytes, type(None), frozenset, range, types.FunctionType,
               types.BuiltinFunctionType, types.ModuleType, type,
               types.MethodType, types.CodeType)
@@ -133,6 +150,8 @@ class _Scope:
         self.free = dict(zip(code.co_freevars, fn.__closure__ or ()))
         self.params_are_roots = params_are_roots
         self.aliases: dict[str, str] = {}
+        # local names bound to a method of state (``app = _history.append``)
+        self.methods: dict[str, tuple[str, str]] = {}
         self._alias_fixpoint()
 
     # -- what a name or an expression refers to
@@ -175,6 +194,11 @@ class _Scope:
                 if self.params_are_roots and name in self.params:
                     return f"parameter:{name}"
                 return None
+        if isinstance(expr, ast.Attribute) and expr.attr == "__dict__":
+            if isinstance(expr.value, ast.Name) and expr.value.id in self.locals \
+                    and expr.value.id not in self.aliases:
+                return self.root(expr.value)
+            return f"the namespace {ast.unparse(expr)!r} (its attributes)"
         if isinstance(expr, (ast.Name, ast.Attribute)):
             known, value = self.static(expr)
             if known:
@@ -186,6 +210,9 @@ class _Scope:
             return self.root(expr.value)
         if isinstance(expr, ast.Call):
             name = _called(expr)
+            namespace = self._namespace(expr)
+            if namespace:
+                return namespace
             if name in FRESH_CALLS:
                 return None
             if isinstance(expr.func, ast.Attribute):
@@ -201,6 +228,23 @@ class _Scope:
             return next(filter(None, (self.root(v) for v in expr.elts)), None)
         if isinstance(expr, (ast.Starred, ast.NamedExpr)):
             return self.root(expr.value)
+        return None
+
+    def _namespace(self, call: ast.Call) -> str | None:
+        """``globals()`` and ``vars(x)`` for an ``x`` the function does not build: the
+        dict of a module's globals or of an object's attributes, changed in place by
+        an item written to it."""
+        known, value = self.static(call.func)
+        if not known:
+            return None
+        if value is globals and not call.args:
+            return "the module's globals (globals())"
+        if value is vars and len(call.args) == 1:
+            arg = call.args[0]
+            if isinstance(arg, ast.Name) and arg.id in self.locals \
+                    and arg.id not in self.aliases and arg.id not in self.defaults:
+                return self.root(arg)
+            return f"the namespace {ast.unparse(call)!r} (its attributes)"
         return None
 
     def _describe(self, expr: ast.AST, value: Any) -> str:
@@ -233,6 +277,11 @@ class _Scope:
         while changed:
             changed = False
             for target, value in pairs:
+                if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) \
+                        and target.id not in self.methods:
+                    owner = self.root(value.value)
+                    if owner:
+                        self.methods[target.id] = (owner, value.attr)
                 why = self.root(value)
                 if not why:
                     continue
@@ -280,6 +329,11 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
                                "an item changed (+= and the like)"
                                if isinstance(n, ast.AugAssign) else "an item assigned")
                         note(scope.root(sub.value), sub, how)
+                    elif isinstance(sub, ast.Attribute) and \
+                            isinstance(sub.ctx, (ast.Store, ast.Del)):
+                        note(scope.root(sub.value), sub,
+                             f"the attribute {sub.attr!r} " + (
+                                 "deleted" if isinstance(n, ast.Delete) else "set"))
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                 note(scope.root(n.target), n, "changed in place (+= and the like)")
         elif isinstance(n, ast.Call):
@@ -296,12 +350,146 @@ def _writes(fn: types.FunctionType, params_are_roots: bool, depth: int = 0
             for k in n.keywords:
                 if k.arg == "out":
                     note(scope.root(k.value), n, f"{name}(out=…)")
+            known, value = scope.static(n.func)
+            if known and n.args and name not in MUTATING_CALLS and callable(value) \
+                    and not isinstance(value, types.FunctionType) \
+                    and getattr(value, "__name__", "") in MUTATING_CALLS:
+                note(scope.root(n.args[0]), n, f"{value.__name__}() under the name {name!r}")
+            if known and _ufunc(value) and len(n.args) > value.nin:
+                for arg in n.args[value.nin:]:  # outputs given by position
+                    note(scope.root(arg), n, f"{name}(…, out)")
+            if known:
+                held = held_state_write(value, depth + 1)
+                if held:
+                    text = ast.unparse(n.func)
+                    note("the state the audited object holds" if text == AUDITED_OBJECT
+                         else f"the state {text!r} holds", n, held)
+            if isinstance(n.func, ast.Name) and n.func.id in scope.methods:
+                owner, attr = scope.methods[n.func.id]
+                if attr in MUTATING_METHODS or (attr.endswith("_") and not attr.startswith("_")):
+                    note(owner, n, f".{attr}() through the local name {n.func.id!r}")
             if depth < _MAX_DEPTH:
                 _helper_writes(scope, n, depth, note)
         elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load):
             known, value = scope.static(n)
             if known and _iterator(value):
                 note(scope.root(n), n, "an iterator advanced (next, a loop, …)")
+            if isinstance(n, ast.Attribute) and (n.attr in MUTATING_METHODS or (
+                    n.attr.endswith("_") and not n.attr.startswith("_"))):
+                # a mutating method of state handed on without a call here
+                # (map(_log.append, xs), a callback): taken as called
+                if not (known and not mutable(value) and not isinstance(
+                        value, types.BuiltinMethodType)):
+                    note(scope.root(n.value), n, f".{n.attr} (the method itself)")
+            elif known and not isinstance(value, types.FunctionType):
+                held = held_state_write(value, depth + 1)
+                if held:
+                    note(f"the state {ast.unparse(n)!r} holds", n, held)
+    return out
+
+
+def _ufunc(value: Any) -> bool:
+    cls = type(value)
+    return cls.__name__ == "ufunc" and cls.__module__ == "numpy" and hasattr(value, "nin")
+
+
+def _user_method(value: Any) -> types.FunctionType | None:
+    fn = getattr(value, "fn", value)
+    return fn if isinstance(fn, types.FunctionType) and not library(fn) else None
+
+
+def _changed_parameters(fn: types.FunctionType, depth: int) -> dict[str, tuple[int, str]]:
+    """The parameters of ``fn`` it changes in place: name -> (line, how)."""
+    if depth > _MAX_DEPTH:
+        return {}
+    return {obj.split(":", 1)[1]: (line, how) for obj, line, how in _writes(fn, True, depth)
+            if obj.startswith("parameter:")}
+
+
+def call_method(obj: Any) -> types.FunctionType | None:
+    """The user-written ``__call__`` of a callable object (an instance of a class
+    defined in user code), or None."""
+    if isinstance(obj, (type, types.FunctionType, types.MethodType, types.ModuleType,
+                        types.BuiltinFunctionType)):
+        return None
+    return _user_method(inspect.getattr_static(type(obj), "__call__", None))
+
+
+def held_state_write(value: Any, depth: int = 0) -> str | None:
+    """How calling ``value`` changes an object it holds, or None: a bound method
+    (``app = _log.append``; a method of a user class that changes ``self``), a
+    ``functools.partial`` whose bound arguments the function changes in place, a
+    callable object whose ``__call__`` changes ``self``. A function of the user's own is
+    not covered here (its writes are its own: ``state_write``)."""
+    if isinstance(value, functools.partial):
+        inner = held_state_write(value.func, depth)
+        if inner:
+            return inner
+        fn = _user_method(value.func)
+        bound: list[tuple[str | int, Any]] = list(enumerate(value.args))
+        bound += list(value.keywords.items())
+        if fn is not None:
+            names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+            changed = _changed_parameters(fn, depth)
+            for key, arg in bound:
+                name = names[key] if isinstance(key, int) and key < len(names) else key
+                if name in changed and mutable(arg):
+                    line, how = changed[name]
+                    return (f"functools.partial binds a {_kind(arg)} to parameter {name!r} of "
+                            f"{fn.__qualname__}, which changes it at line {line} ({how})")
+            return None
+        name = getattr(value.func, "__name__", "")
+        if value.args and mutable(value.args[0]) and (
+                name in MUTATING_METHODS or name in MUTATING_CALLS):
+            return f"functools.partial binds a {_kind(value.args[0])} to {name}(), which changes it"
+        return None
+    if isinstance(value, types.MethodType):
+        fn = _user_method(value.__func__)
+        owner = value.__self__
+        if fn is None or isinstance(owner, (type, types.ModuleType)):
+            return None
+        first = fn.__code__.co_varnames[:1]
+        changed = _changed_parameters(fn, depth)
+        if first and first[0] in changed:
+            line, how = changed[first[0]]
+            return f"the method {fn.__qualname__} changes its object at line {line} ({how})"
+        return None
+    if isinstance(value, types.BuiltinMethodType):
+        owner = getattr(value, "__self__", None)
+        name = getattr(value, "__name__", "")
+        if owner is None or isinstance(owner, types.ModuleType) or not mutable(owner):
+            return None
+        if _ufunc(owner):
+            return None  # ufunc.at changes its first argument: seen at the call
+        if name in MUTATING_METHODS or (name.endswith("_") and not name.startswith("_")):
+            return f"the bound method {type(owner).__name__}.{name} changes its {_kind(owner)}"
+        return None
+    if call_method(value) is not None:
+        for fn in class_methods(value):
+            first = fn.__code__.co_varnames[:1]
+            changed = _changed_parameters(fn, depth)
+            if first and first[0] in changed:
+                line, how = changed[first[0]]
+                return (f"the callable object's {fn.__qualname__} changes the object at "
+                        f"line {line} ({how})")
+    return None
+
+
+_CONSTRUCTORS = {"__init__", "__new__", "__init_subclass__", "__post_init__",
+                 "__set_name__", "__class_getitem__"}
+
+
+def class_methods(obj: Any) -> list[types.FunctionType]:
+    """The user-written methods of ``obj``'s class (constructors aside: they ran
+    before the object was handed over)."""
+    out = []
+    for cls in type(obj).__mro__:
+        for name, v in vars(cls).items():
+            if name in _CONSTRUCTORS:
+                continue
+            parts = [v.fget, v.fset, v.fdel] if isinstance(v, property) else \
+                [v.__func__] if isinstance(v, (staticmethod, classmethod)) else [v]
+            out += [fn for fn in map(_user_method, parts) if fn is not None]
     return out
 
 
