@@ -46,70 +46,18 @@ import ast
 import collections.abc
 import functools
 import inspect
-import numbers
-import os
 import textwrap
 import types
 from typing import Any
 
-from verify.engine.interp import is_library_file, is_library_module
+from verify.engine.mutation_words import (FRESH_CALLS, MUTATING_CALLS, MUTATING_METHODS,
+                                          library, mutable)
 
-MUTATING_METHODS = {
-    "append", "extend", "insert", "pop", "popitem", "remove", "clear", "update",
-    "setdefault", "add", "discard", "sort", "reverse", "difference_update",
-    "intersection_update", "symmetric_difference_update", "appendleft", "extendleft",
-    "popleft", "rotate", "move_to_end", "fill", "resize", "put", "itemset", "partition",
-    "__setitem__", "__delitem__", "__iadd__", "__isub__", "__imul__", "__ior__",
-    "__iand__", "__setattr__", "__delattr__"}
-# library functions that change their first argument
-MUTATING_CALLS = {
-    "shuffle", "heappush", "heappop", "heapify", "heapreplace", "heappushpop", "insort",
-    "insort_left", "insort_right", "copyto", "place", "putmask", "fill_diagonal",
-    "setitem", "delitem", "setattr", "delattr", "iadd", "iconcat", "isub", "imul",
-    "put", "put_along_axis", "at"}
-# calls whose result is a new object, whatever their arguments
-FRESH_CALLS = {"list", "dict", "set", "tuple", "frozenset", "sorted", "len", "sum", "float",
-               "int", "bool", "str", "repr", "abs", "round", "deepcopy", "copy", "array",
-               "asarray", "fsum", "prod", "any", "all", "isinstance", "range", "enumerate",
-               "zip", "reversed"}
 # the name under which a wrapper made for an audited partial or callable object
 # (``verify.auditing.load``) holds it
 AUDITED_OBJECT = "_audited_callable_"
-_IMMUTABLE = (numbers.Number, str, bytes, type(None), frozenset, range, types.FunctionType,
-              types.BuiltinFunctionType, types.ModuleType, type,
-              types.MethodType, types.CodeType)
 _MAX_DEPTH = 4
 _CACHE: dict[int, tuple[Any, list]] = {}
-
-
-def mutable(value: Any) -> bool:
-    """Whether ``value`` may change in place (a tuple when something in it may)."""
-    if isinstance(value, tuple):
-        return any(mutable(v) for v in value)
-    return not isinstance(value, _IMMUTABLE)
-
-
-_OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
-
-
-def own(fn: types.FunctionType) -> bool:
-    """The checker's own code (its law templates, the auditor's wrappers)."""
-    return os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
-
-
-def library(obj: Any) -> bool:
-    """Library code, or the checker's own: reviewed here, and read by each
-    interpretation as written."""
-    if isinstance(obj, types.ModuleType):
-        if is_library_module(obj):
-            return True
-        filename = getattr(obj, "__file__", None) or ""
-    else:
-        filename = obj.__code__.co_filename
-        if is_library_file(filename):
-            return True
-    return os.path.realpath(filename).startswith(_OWN)
 
 
 def _kind(value: Any) -> str:
