@@ -40,3 +40,12 @@ def test_a_tie_of_the_inputs_stays_a_tie():
         return a if (a + 1) - 1 >= b else b
     assert ties.agree(*_logs(f, 2, 2))
     assert ties.agree(*_logs(f, 0.5, 0.5))
+
+
+def test_saturated_expm1_tie_is_undecided():
+    import math
+
+    def f(a):
+        return 1 if math.expm1(a) > -1 else 0
+    assert not ties.agree(*_logs(MP.rebind(f), -3000))
+    assert ties.agree(*_logs(MP.rebind(f), -3))

@@ -238,7 +238,7 @@ def _exact_power(x, y):
 
 
 def _landing(fn, exact_at):
-    """``fn`` (exp, tanh, cos, cosh: transcendental, so irrational at every rational
+    """``fn`` (exp, tanh, cos, cosh, expm1: transcendental, so irrational at every rational
     point but ``exact_at``) noting a value rounded onto an integer (tanh(−1424) is −1 at
     any precision below ~4110 bits; see ``verify.engine.ties``)."""
     def word(x):
@@ -253,8 +253,9 @@ def _landing(fn, exact_at):
     return word
 
 
-_EXP, _TANH, _COS, _COSH = (_landing(mpmath.exp, 0), _landing(mpmath.tanh, 0),
-                            _landing(mpmath.cos, 0), _landing(mpmath.cosh, 0))
+_EXP, _TANH, _COS, _COSH, _EXPM1 = (
+    _landing(mpmath.exp, 0), _landing(mpmath.tanh, 0), _landing(mpmath.cos, 0),
+    _landing(mpmath.cosh, 0), _landing(mpmath.expm1, 0))
 
 
 # numpy/math scalar words shared by the mpmath reading of np and math
@@ -274,13 +275,13 @@ def make_mpmath() -> Interpretation:
         log=_float_log, sqrt=_float_sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
         log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
         sigmoid=lambda x: 1 / (1 + _EXP(-x)), cdiv=lambda a, b: -(-a // b),
-        tanh=_TANH, log1p=mpmath.log1p, expm1=mpmath.expm1, sin=mpmath.sin,
+        tanh=_TANH, log1p=mpmath.log1p, expm1=_EXPM1, sin=mpmath.sin,
         cos=_COS, float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
         "math", exp=_EXP, log=_python_log, sqrt=_python_sqrt, fabs=abs,
         inf=mpmath.inf, nan=mpmath.nan, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf,
         isnan=mpmath.isnan,
-        log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=_TANH,
+        log1p=_python_log1p, log2=_python_log2, expm1=_EXPM1, tanh=_TANH,
         sin=mpmath.sin, cos=_COS, pow=lambda a, b: a ** b, floor=mpmath.floor,
         ceil=mpmath.ceil,
         copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot,
@@ -291,7 +292,7 @@ def make_mpmath() -> Interpretation:
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=_EXP, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
-        nan=mpmath.nan, tanh=_TANH, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
+        nan=mpmath.nan, tanh=_TANH, log1p=mpmath.log1p, expm1=_EXPM1, fmax=_mp_fmax,
         fmin=_mp_fmin,
         hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=_COS,
         sigmoid=lambda x: 1 / (1 + _EXP(-x)), power=_mp_power, **_MP_NUMPY_EXTRA)
