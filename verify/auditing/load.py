@@ -24,6 +24,22 @@ class AuditError(BadInput):
     """Bad input: reported as one line on stderr, exit status 2."""
 
 
+def required_parameters(sig: inspect.Signature, label: str) -> list[inspect.Parameter]:
+    """The parameters a call must give, in order; AuditError for *args/**kwargs and for
+    a keyword-only parameter without a default (``label`` names the function)."""
+    params = []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise AuditError(f"{label} takes *args/**kwargs: not supported (give it "
+                             "one or two named parameters)")
+        if p.default is p.empty:
+            if p.kind == p.KEYWORD_ONLY:
+                raise AuditError(f"{label}: keyword-only parameter {p.name!r} without "
+                                 "a default is not supported")
+            params.append(p)
+    return params
+
+
 def read_source(path: str) -> str:
     """The text of a user's .py file, once it is known to exist, be readable and
     compile; ``AuditError`` (bad input) with one line otherwise."""
@@ -62,16 +78,7 @@ def as_function(obj: Any, path: str, name: str, modname: str) -> types.FunctionT
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
         raise AuditError(f"{path}:{name}: its parameters cannot be read") from None
-    params = []
-    for p in sig.parameters.values():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise AuditError(f"{path}:{name} takes *args/**kwargs: not supported (give it "
-                             "one or two named parameters)")
-        if p.default is p.empty:
-            if p.kind == p.KEYWORD_ONLY:
-                raise AuditError(f"{path}:{name}: keyword-only parameter {p.name!r} without "
-                                 "a default is not supported")
-            params.append(p)
+    params = required_parameters(sig, f"{path}:{name}")
     names = [p.name for p in params]
     if _TARGET in names:
         raise AuditError(f"{path}:{name}: a parameter is named {_TARGET!r}")

@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 
 from laws.core import Var
-from verify.auditing.load import AuditError
+from verify.auditing.load import AuditError, required_parameters
 from verify.decide import oracle
 from verify.decide.limits import TimeLimit, one_line, time_limit
 from verify.engine.interp import Unsupported
@@ -246,17 +246,7 @@ class Signature:
 
 def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
     """Decide the kind of function and the shapes of its parameters and result."""
-    sig = inspect.signature(fn)
-    required = []
-    for p in sig.parameters.values():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise AuditError(f"{fn.__name__} takes *args/**kwargs: not supported (give it "
-                             "one or two named parameters)")
-        if p.default is p.empty:
-            if p.kind == p.KEYWORD_ONLY:
-                raise AuditError(f"{fn.__name__}: keyword-only parameter {p.name!r} without "
-                                 "a default is not supported")
-            required.append(p.name)
+    required = [p.name for p in required_parameters(inspect.signature(fn), fn.__name__)]
     arity = len(required)
     node = function_node(fn)
     uses = _uses(node, required)
