@@ -15,8 +15,8 @@ import types
 from typing import Any
 
 from verify import userfiles
-from verify.engine.interp import unwrap
-from verify.engine.mutation import AUDITED_OBJECT, call_method
+from verify.engine.interp import call_method, unwrap
+from verify.engine.mutation import AUDITED_OBJECT
 from verify.errors import BadInput
 
 

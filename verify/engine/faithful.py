@@ -42,8 +42,8 @@ import sys
 import inspect
 import operator
 
-from verify.engine.mutation import call_method, class_methods, held_state_write, state_write
-from verify.engine.mutation_words import library, own
+from verify.engine.interp import call_method, library, own
+from verify.engine.mutation import class_methods, held_state_write, state_write
 
 _TYPE_WORDS = {"isinstance": "a type test (isinstance)", "type": "a type test (type)",
                "issubclass": "a type test (issubclass)", "repr": "the text of a value (repr)",

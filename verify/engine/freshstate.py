@@ -27,8 +27,9 @@ from collections import deque
 from typing import Any, Callable, Iterator
 
 from verify.engine.faithful import closure_values, code_names
-from verify.engine.mutation import call_method, class_methods
-from verify.engine.mutation_words import library, mutable, own
+from verify.engine.interp import call_method, library, own
+from verify.engine.mutation import class_methods
+from verify.engine.mutation_words import mutable
 
 _MAX_OBJECTS = 400
 _ACTIVE: list["Snapshot"] = []

@@ -266,11 +266,11 @@ class Interpretation:
                                      *[self._translate(v) for v in value.args],
                                      **{k: self._translate(v) for k, v in value.keywords.items()})
         if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType) \
-                and _users(value.__func__):
+                and not library(value.__func__):
             owner = value.__self__
             return types.MethodType(self.rebind(value.__func__),
                                     owner if isinstance(owner, type) else _object(self, owner))
-        if _user_call(value) is not None:
+        if call_method(value) is not None:
             return _object(self, value)
         if isinstance(value, (tuple, list)) and any(isinstance(v, types.FunctionType) for v in value):
             return type(value)(self._translate(v) for v in value)
@@ -336,24 +336,44 @@ def _object(interp: Interpretation, obj: Any) -> Any:
     return proxy
 
 
-def _user_call(obj: Any) -> types.FunctionType | None:
-    """The user-written ``__call__`` of an instance of a user class, or None."""
+def call_method(obj: Any) -> types.FunctionType | None:
+    """The user-written ``__call__`` of a callable object (an instance of a class
+    defined in user code), or None."""
     if isinstance(obj, (type, types.FunctionType, types.MethodType, types.ModuleType,
                         types.BuiltinFunctionType, functools.partial)):
         return None
     import inspect
-    fn = inspect.getattr_static(type(obj), "__call__", None)
-    return fn if isinstance(fn, types.FunctionType) and _users(fn) else None
+    return user_function(inspect.getattr_static(type(obj), "__call__", None))
+
+
+def user_function(value: Any) -> types.FunctionType | None:
+    """``value`` (or the plain function a ``@triton.jit`` one wraps) when it is user
+    code, neither a library's nor the checker's own; else None."""
+    fn = getattr(value, "fn", value)
+    return fn if isinstance(fn, types.FunctionType) and not library(fn) else None
 
 
 _OWN = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__)))), pkg) + os.sep for pkg in ("verify", "laws"))
 
 
-def _users(fn: types.FunctionType) -> bool:
-    """Code of the user's: neither library code nor the checker's own."""
-    return not _is_library(fn) and \
-        not os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
+def own(fn: types.FunctionType) -> bool:
+    """The checker's own code (its law templates, the auditor's wrappers)."""
+    return os.path.realpath(fn.__code__.co_filename).startswith(_OWN)
+
+
+def library(obj: Any) -> bool:
+    """Library code, or the checker's own: reviewed here, and read by each
+    interpretation as written."""
+    if isinstance(obj, types.ModuleType):
+        if is_library_module(obj):
+            return True
+        filename = getattr(obj, "__file__", None) or ""
+    else:
+        filename = obj.__code__.co_filename
+        if is_library_file(filename):
+            return True
+    return os.path.realpath(filename).startswith(_OWN)
 
 
 class _ObjectProxy:
@@ -379,7 +399,7 @@ class _ObjectProxy:
                           f"{type(self._obj).__name__} object is not followed")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        fn = _user_call(self._obj)
+        fn = call_method(self._obj)
         if fn is None:
             raise Unsupported(f"a {type(self._obj).__name__} object is not callable here")
         return self._interp.rebind(fn)(self, *args, **kwargs)

@@ -50,8 +50,8 @@ import textwrap
 import types
 from typing import Any
 
-from verify.engine.mutation_words import (FRESH_CALLS, MUTATING_CALLS, MUTATING_METHODS,
-                                          library, mutable)
+from verify.engine.interp import call_method, library, user_function
+from verify.engine.mutation_words import FRESH_CALLS, MUTATING_CALLS, MUTATING_METHODS, mutable
 
 # the name under which a wrapper made for an audited partial or callable object
 # (``verify.auditing.load``) holds it
@@ -341,26 +341,12 @@ def _ufunc(value: Any) -> bool:
     return cls.__name__ == "ufunc" and cls.__module__ == "numpy" and hasattr(value, "nin")
 
 
-def _user_method(value: Any) -> types.FunctionType | None:
-    fn = getattr(value, "fn", value)
-    return fn if isinstance(fn, types.FunctionType) and not library(fn) else None
-
-
 def _changed_parameters(fn: types.FunctionType, depth: int) -> dict[str, tuple[int, str]]:
     """The parameters of ``fn`` it changes in place: name -> (line, how)."""
     if depth > _MAX_DEPTH:
         return {}
     return {obj.split(":", 1)[1]: (line, how) for obj, line, how in _writes(fn, True, depth)
             if obj.startswith("parameter:")}
-
-
-def call_method(obj: Any) -> types.FunctionType | None:
-    """The user-written ``__call__`` of a callable object (an instance of a class
-    defined in user code), or None."""
-    if isinstance(obj, (type, types.FunctionType, types.MethodType, types.ModuleType,
-                        types.BuiltinFunctionType)):
-        return None
-    return _user_method(inspect.getattr_static(type(obj), "__call__", None))
 
 
 def held_state_write(value: Any, depth: int = 0) -> str | None:
@@ -373,7 +359,7 @@ def held_state_write(value: Any, depth: int = 0) -> str | None:
         inner = held_state_write(value.func, depth)
         if inner:
             return inner
-        fn = _user_method(value.func)
+        fn = user_function(value.func)
         bound: list[tuple[str | int, Any]] = list(enumerate(value.args))
         bound += list(value.keywords.items())
         if fn is not None:
@@ -392,7 +378,7 @@ def held_state_write(value: Any, depth: int = 0) -> str | None:
             return f"functools.partial binds a {_kind(value.args[0])} to {name}(), which changes it"
         return None
     if isinstance(value, types.MethodType):
-        fn = _user_method(value.__func__)
+        fn = user_function(value.__func__)
         owner = value.__self__
         if fn is None or isinstance(owner, (type, types.ModuleType)):
             return None
@@ -437,7 +423,7 @@ def class_methods(obj: Any) -> list[types.FunctionType]:
                 continue
             parts = [v.fget, v.fset, v.fdel] if isinstance(v, property) else \
                 [v.__func__] if isinstance(v, (staticmethod, classmethod)) else [v]
-            out += [fn for fn in map(_user_method, parts) if fn is not None]
+            out += [fn for fn in map(user_function, parts) if fn is not None]
     return out
 
 
