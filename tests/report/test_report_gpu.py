@@ -68,3 +68,18 @@ def test_a_later_report_without_records_leaves_no_gpu_page(tmp_path):
     assert "gpu.html" not in summary.files
     assert not (tmp_path / "site" / "gpu.html").exists()
     assert 'href="gpu.html"' not in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_an_infinite_ratio_is_shown_as_one(tmp_path):
+    """A NaN result has ratio ∞, written "inf" (verify.jsonio): shown as ∞, failing."""
+    certs = _records(tmp_path)
+    doc = json.loads((DATA / "instructions.gpu.json").read_text())
+    doc["measurements"][0].update(max_ratio_to_table="inf", holds=False)
+    doc["holds"] = False
+    (certs / "instructions.gpu.json").write_text(json.dumps(doc))
+    view = measurements.load(certs)
+    row = view["instructions"]["rows"][0]
+    assert row["ratio"] == float("inf") and not row["holds"]
+    write_site(tmp_path / "site", [], None, certs)
+    page = (tmp_path / "site" / "gpu.html").read_text(encoding="utf-8")
+    assert "∞" in page and "A figure is exceeded." in page

@@ -26,6 +26,8 @@ import re
 import sys
 from collections import defaultdict
 
+from verify import jsonio
+
 from .compile import cache_dir
 from .ptx import profile
 
@@ -50,8 +52,8 @@ def accuracy_profile(ptx: str) -> dict:
             "narrowing": sorted({n.replace("x2", "") for n in p["narrowing"]})}
 
 
-def _key(ptx: str) -> str:
-    return json.dumps(accuracy_profile(ptx), sort_keys=True)
+def _key(prof: dict) -> str:
+    return json.dumps(prof, sort_keys=True)
 
 
 def _strip_locations(ptx: str) -> str:
@@ -72,7 +74,7 @@ def offline_profiles(directory=None, arch: int = 90) -> tuple[dict, set]:
             continue
         if doc.get("arch") != arch or "ptx" not in doc:
             continue
-        profiles[(doc["name"], _version(doc["ptx"]))].add(_key(doc["ptx"]))
+        profiles[(doc["name"], _version(doc["ptx"]))].add(_key(accuracy_profile(doc["ptx"])))
         texts.add(hashlib.sha256(_strip_locations(doc["ptx"]).encode()).hexdigest())
     return profiles, texts
 
@@ -99,11 +101,11 @@ def compare(triton_cache: str, offline_dir=None) -> dict:
         entry["device"] += 1
         if hashlib.sha256(_strip_locations(ptx).encode()).hexdigest() in texts:
             entry["identical"] += 1
-        key = _key(ptx)
-        if key in offline.get((found.group(1), _version(ptx)), ()):
+        prof = accuracy_profile(ptx)
+        if _key(prof) in offline.get((found.group(1), _version(ptx)), ()):
             entry["same_profile"] += 1
-        elif json.loads(key) not in entry["different"]:
-            entry["different"].append(json.loads(key))
+        elif prof not in entry["different"]:
+            entry["different"].append(prof)
     total = sum(k["device"] for k in kernels.values())
     same = sum(k["same_profile"] for k in kernels.values())
     return {"ptx_files": total, "scratch_copies_left_out": scratch,
@@ -123,12 +125,10 @@ def main(argv=None) -> int:
         print(f"crosscheck: error: {args.triton_cache}: not a directory", file=sys.stderr)
         return 2
     record = compare(args.triton_cache)
-    text = json.dumps(record, indent=1)
     if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(text + "\n")
+        jsonio.write_atomic(args.out, record)
     else:
-        print(text)
+        jsonio.emit(record)
     return 0 if record["ok"] else 1
 
 

@@ -22,7 +22,8 @@ kernel is read with ``ptx.profile`` so the record names the instruction measured
 
 Runs where kernels run: on a GPU for the figures that count; in Triton's interpreter
 (numpy's float32 functions) only to test this harness, on a small range
-(``limit``). ``python -m verify.hardware.measure [--json] [--out FILE]``.
+(``limit``). ``python -m verify.hardware.measure [--out FILE] [--limit N]`` (the
+figures on stderr, the record in FILE).
 Not covered: ``tl.log2`` (libdevice's log2f; no kernel uses it), other float formats'
 elementary functions (the kernels compute them in
 float32), tanh/sin/cos (no kernel uses them), and dot accumulation orders that these
@@ -31,7 +32,6 @@ inputs do not exercise (the figure is a measurement, the bound a proof).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -41,10 +41,10 @@ import triton.language as tl
 
 from impls.accuracy import TABLE
 from impls.numerics import TF32_OPERAND, U32, dot_factor
+from impls.spec import device as _device
+from verify import jsonio
 
 REFERENCE_ERROR = 2.0 ** -50      # libdevice's float64 functions, relative (generous)
-SMALLEST_NORMAL = 2.0 ** -126
-LARGEST = float.fromhex("0x1.fffffep+127")
 EXP_ARG = (1 + U32) ** 2 - 1      # tl.exp's multiply by a rounded log₂e
 
 # operation code -> (name, the table row the kernels' bounds use for it)
@@ -167,15 +167,6 @@ def _dot_kernel(a_ptr, b_ptr, c_ptr, K: tl.constexpr, PRECISION: tl.constexpr,
         b = tl.load(b_ptr + (k + rk)[:, None] * n + rn[None, :])
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
     tl.store(c_ptr + rm[:, None] * n + rn[None, :], acc)
-
-
-def _device() -> str:
-    return "cuda" if torch.cuda.is_available() and not _interpreting() else "cpu"
-
-
-def _interpreting() -> bool:
-    import os
-    return os.environ.get("TRITON_INTERPRET") == "1"
 
 
 def _instructions(compiled, op: str) -> list[str]:
@@ -351,10 +342,8 @@ def main(argv=None) -> int:
     p.add_argument("--limit", type=int, help="a small sweep (harness test)")
     args = p.parse_args(argv)
     record = measure_all(args.limit)
-    text = json.dumps(record, indent=1, allow_nan=False, default=str)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+    if args.out:   # an instruction giving NaN has ratio ∞, written as "inf" (verify.jsonio)
+        jsonio.write_atomic(args.out, record)
     for r in record["measurements"]:
         label = r["operation"] + (f" {r['dtype']}/{r['input_precision']}" if "dtype" in r else "")
         figure = r.get("max_ratio_to_table", r.get("max_ratio_to_model"))

@@ -15,12 +15,7 @@ from typing import Any
 
 from verify import jsonio
 from verify.records import is_measurement_record
-
-
-def _number(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    return float(x)
+from verify.report.plots import _number
 
 
 def _text(x: Any) -> str:
