@@ -45,3 +45,19 @@ def test_beyond_the_cap_the_point_is_undecided(monkeypatch):
 def test_associativity_of_the_cancelling_function_is_not_refuted():
     r = check_law(_assoc(), floats=False)
     assert r["verdict"] != "refuted", r
+
+
+def g(a, b):
+    return a * (math.cosh(b) ** 2 - math.sinh(b) ** 2)
+
+
+def test_agreeing_levels_below_the_deep_level_confirm_nothing():
+    # cosh(129)² ≈ 2^372: the sides agree with themselves at 120, 184 and 368 bits (the
+    # 1 is lost at all three); the level of DEEP_PREC bits sees f(129, 129) = 129
+    law = Law(id="t.cosh_idem", property=Property.REDUNDANCY, statement="test",
+              licenses="test", vars=(Var("a"),), lhs=lambda a: g(a, a), rhs=lambda a: a)
+    got = oracle.gap(law, [129])
+    assert not got.differs
+    near = Law(id="t.cosh_double", property=Property.REDUNDANCY, statement="test",
+               licenses="test", vars=(Var("a"),), lhs=lambda a: 2 * g(a, a), rhs=lambda a: a)
+    assert oracle.gap(near, [129]).differs

@@ -13,8 +13,12 @@ A bounded law differs when the gap exceeds its bound. A difference is then confi
 at twice the higher precision, doubling until two successive levels give the same
 sides (to 2⁻⁴⁰ of their magnitude), up to ``MAX_PREC`` bits, else the point is
 undecided: ``exp(a²) + 1 − exp(a²)`` at a = 12 loses the 1 at both 113 and 177 bits
-alike. Two agreeing levels are evidence, not proof: a cancellation deeper than both
-still passes. Branches follow the same rule
+alike. Two agreeing levels are evidence, not proof: ``cosh(b)² − sinh(b)²`` at b = 129
+is 0 at 120, 184 and 368 bits alike (the 1 needs ~375). So the levels that decide
+include one of at least ``DEEP_PREC`` bits plus the inputs' span: a cancellation among
+values a double can hold (2⁻¹⁰⁷⁴ … 2¹⁰²⁴, the range in which the plain-Python replay
+that every refutation also needs runs without overflow) is resolved there with bits to
+spare. Branches follow the same rule
 (``verify.engine.ties``): a point where a comparison was decided by a margin that
 shrinks with the precision, or lies below 2⁻⁴⁰ of its operands, is *undecided* and
 decides nothing (``sqrt(a)·sqrt(a) == a`` is false at every finite precision).
@@ -54,6 +58,9 @@ PREC = 113
 MIN_RELATIVE_GAP = mpmath.mpf(2) ** -40
 MAX_EXTRA_BITS = 4000    # precision added for inputs spanning many binades
 MAX_PREC = 4096 + MAX_EXTRA_BITS  # beyond it a difference not yet confirmed is undecided
+# a difference is confirmed only by levels that reach this many bits (plus the inputs'
+# span): the binades of the doubles, 2⁻¹⁰⁷⁴ … 2¹⁰²⁴, twice over
+DEEP_PREC = 4096
 MP = make_mpmath()
 EXACT = make_exact()
 
@@ -216,7 +223,8 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
     exact = _exact_gap(law, values, instance)
     if exact is not None and not exact.differs:
         return exact
-    prec = PREC + _span_bits(values)
+    span = _span_bits(values)
+    prec = PREC + span
     with ties.recording() as branches1:
         l1, r1, _ = _eval(law, values, instance, prec)
     with ties.recording() as branches2:
@@ -229,29 +237,37 @@ def gap(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> Gap:
     first = _compare(law, l1, r1, l2, r2, b2, prec + 64)
     if not first.differs:
         return first
-    return _confirm_higher(law, values, instance, l2, r2, branches2, 2 * (prec + 64), first)
+    return _confirm_higher(law, values, instance, l2, r2, branches2, 2 * (prec + 64), first,
+                           min(DEEP_PREC + span, MAX_PREC))
 
 
 def _confirm_higher(law: Law, values: list[Any], instance: Mapping[str, Any], l_prev: Any,
-                    r_prev: Any, branches_prev: Any, prec: int, first: Gap | None) -> Gap:
+                    r_prev: Any, branches_prev: Any, prec: int, first: Gap | None,
+                    deep: int = 0) -> Gap:
     """A difference found at two nearby precisions is confirmed at twice the higher one:
     a cancellation that loses a term at both (``exp(a²) + 1 − exp(a²)`` at a = 12 loses
     the 1 below ~210 bits) agrees with itself there and looks like a stable gap. Where
     the sides at the doubled precision agree with the previous level, the first
     comparison stands; else the precision keeps doubling until two successive levels
-    agree, and those two decide. Past ``MAX_PREC`` bits the point is undecided."""
+    agree, and those two decide, provided the higher one has at least ``deep`` bits (else
+    the next level is ``deep`` itself: ``cosh(b)² − sinh(b)²`` at b = 129 agrees with
+    itself at 184 and 368 bits and is 1 only from ~375). Past ``MAX_PREC`` bits the point
+    is undecided."""
     while prec <= MAX_PREC:
         with ties.recording() as branches:
             lc, rc, bc = _eval(law, values, instance, prec)
         if not ties.agree(branches_prev, branches):
             return Gap(False, lc, rc, None, undecided=True)
-        if _levels_agree(flatten(l_prev) + flatten(r_prev), flatten(lc) + flatten(rc), prec):
+        agree = _levels_agree(flatten(l_prev) + flatten(r_prev), flatten(lc) + flatten(rc), prec)
+        if agree and prec >= deep:
             if first is not None:
                 return first
             return _compare(law, l_prev, r_prev, lc, rc, bc, prec)
-        first = None  # the first comparison was made at precisions that disagree
+        if not agree:
+            first = None  # the first comparison was made at precisions that disagree
         l_prev, r_prev, branches_prev = lc, rc, branches
-        prec *= 2
+        nxt = 2 * prec if not agree else deep
+        prec = MAX_PREC if prec < MAX_PREC < nxt else nxt
     return Gap(False, l_prev, r_prev, None, undecided=True)
 
 

@@ -11,7 +11,7 @@ import math
 from fractions import Fraction
 import mpmath
 
-from verify.engine import jitdiv
+from verify.engine import jitdiv, ties
 from verify.engine.interp import Interpretation, Namespace, Unsupported, _numpy, variadic
 from verify.engine.vocabulary import register, run_directly
 
@@ -237,6 +237,27 @@ def _exact_power(x, y):
     return Fraction(x) ** int(y)
 
 
+def _landing(fn, exact_at):
+    """``fn`` (exp, tanh, cos, cosh, expm1: transcendental, so irrational at every rational
+    point but ``exact_at``) noting a value rounded onto an integer (tanh(−1424) is −1 at
+    any precision below ~4110 bits; see ``verify.engine.ties``)."""
+    def word(x):
+        y = fn(x)
+        with ties.paused():
+            landed = isinstance(y, mpmath.mpf) and mpmath.isfinite(y) and mpmath.isint(y) \
+                and isinstance(x, (mpmath.mpf, int)) and mpmath.isfinite(x) and x != exact_at
+        if landed:
+            ties.rounded()
+        return y
+    word.__name__ = getattr(fn, "__name__", "word")
+    return word
+
+
+_EXP, _TANH, _COS, _COSH, _EXPM1 = (
+    _landing(mpmath.exp, 0), _landing(mpmath.tanh, 0), _landing(mpmath.cos, 0),
+    _landing(mpmath.cosh, 0), _landing(mpmath.expm1, 0))
+
+
 # numpy/math scalar words shared by the mpmath reading of np and math
 _MP_NUMPY_EXTRA = dict(
     logaddexp=_mp_logaddexp, clip=_mp_clip, trunc=_mp_float_trunc,
@@ -244,37 +265,37 @@ _MP_NUMPY_EXTRA = dict(
     square=lambda x: x * x, log2=lambda x: _float_log(x) / mpmath.log(2),
     log10=lambda x: _float_log(x) / mpmath.log(10), exp2=lambda x: mpmath.power(2, x),
     cbrt=mpmath.cbrt, negative=lambda x: -x, reciprocal=lambda x: 1 / x,
-    arctan=mpmath.atan, tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh,
+    arctan=mpmath.atan, tan=mpmath.tan, sinh=mpmath.sinh, cosh=_COSH,
     isnan=mpmath.isnan, isinf=mpmath.isinf, isfinite=mpmath.isfinite)
 
 
 def make_mpmath() -> Interpretation:
     tl = Namespace(
-        "tl", maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where, exp=mpmath.exp,
+        "tl", maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where, exp=_EXP,
         log=_float_log, sqrt=_float_sqrt, abs=abs, exp2=lambda x: mpmath.power(2, x),
         log2=lambda x: mpmath.log(x, 2), fma=lambda a, b, c: a * b + c,
-        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), cdiv=lambda a, b: -(-a // b),
-        tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, sin=mpmath.sin,
-        cos=mpmath.cos, float32=None, float64=None, int32=None, int64=None)
+        sigmoid=lambda x: 1 / (1 + _EXP(-x)), cdiv=lambda a, b: -(-a // b),
+        tanh=_TANH, log1p=mpmath.log1p, expm1=_EXPM1, sin=mpmath.sin,
+        cos=_COS, float32=None, float64=None, int32=None, int64=None)
     mathns = Namespace(
-        "math", exp=mpmath.exp, log=_python_log, sqrt=_python_sqrt, fabs=abs,
+        "math", exp=_EXP, log=_python_log, sqrt=_python_sqrt, fabs=abs,
         inf=mpmath.inf, nan=mpmath.nan, pi=_PI, e=_E, tau=_TAU, isinf=mpmath.isinf,
         isnan=mpmath.isnan,
-        log1p=_python_log1p, log2=_python_log2, expm1=mpmath.expm1, tanh=mpmath.tanh,
-        sin=mpmath.sin, cos=mpmath.cos, pow=lambda a, b: a ** b, floor=mpmath.floor,
+        log1p=_python_log1p, log2=_python_log2, expm1=_EXPM1, tanh=_TANH,
+        sin=mpmath.sin, cos=_COS, pow=lambda a, b: a ** b, floor=mpmath.floor,
         ceil=mpmath.ceil,
         copysign=lambda a, b: abs(a) if b >= 0 else -abs(a), hypot=mpmath.hypot,
         trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
-        tan=mpmath.tan, sinh=mpmath.sinh, cosh=mpmath.cosh, isfinite=mpmath.isfinite,
+        tan=mpmath.tan, sinh=mpmath.sinh, cosh=_COSH, isfinite=mpmath.isfinite,
         fmod=_python_fmod, remainder=_python_remainder, ldexp=_python_ldexp,
         prod=_python_prod, isclose=_mp_isclose)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
-        exp=mpmath.exp, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
-        nan=mpmath.nan, tanh=mpmath.tanh, log1p=mpmath.log1p, expm1=mpmath.expm1, fmax=_mp_fmax,
+        exp=_EXP, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
+        nan=mpmath.nan, tanh=_TANH, log1p=mpmath.log1p, expm1=_EXPM1, fmax=_mp_fmax,
         fmin=_mp_fmin,
-        hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=mpmath.cos,
-        sigmoid=lambda x: 1 / (1 + mpmath.exp(-x)), power=_mp_power, **_MP_NUMPY_EXTRA)
+        hypot=mpmath.hypot, pi=_PI, e=_E, sign=mpmath.sign, sin=mpmath.sin, cos=_COS,
+        sigmoid=lambda x: 1 / (1 + _EXP(-x)), power=_mp_power, **_MP_NUMPY_EXTRA)
     return Interpretation("mpmath", tl, mathns,
                           {"max": variadic(_mp_max, max), "min": variadic(_mp_min, min),
                            "abs": abs},

@@ -9,7 +9,13 @@ oracle's two-precision rule, so the rule must also look at the branches. While
 ``a − b`` to a log. Two logs of the same evaluation at two precisions *agree* when the
 comparisons went the same way and each margin is either exactly 0 at both precisions
 (a real tie: inputs, or the same rounding on both sides) or stable between the
-precisions (it does not shrink with them, as rounding noise does). Where an mpf was
+precisions (it does not shrink with them, as rounding noise does), unless a value was
+*rounded onto* another before it (``rounded()``): a sum that returned one of its
+operands although the other was nonzero (1 + e⁻¹⁰⁰⁰⁰ is 1 at any working precision
+below ~14400 bits), or a transcendental function whose value landed on an integer at a
+point where the exact value is none (tanh(−1424) is −1 at every precision below ~4110
+bits, although tanh(x) > −1 for every real x). After such a rounding a tie of 0 at both
+precisions is the rounding's, not the function's, and the point decides nothing. Where an mpf was
 turned into a Python float during the evaluation (``math.sqrt``, ``float()``), a
 margin must also exceed 2⁻⁴⁰ of its operands: a smaller one could be double rounding,
 which no precision setting reaches. A point whose logs do not agree decides nothing.
@@ -44,7 +50,7 @@ _log: list[tuple[Any, Any, Any]] | None = None
 
 
 @contextlib.contextmanager
-def _paused() -> Iterator[None]:
+def paused() -> Iterator[None]:
     """No logging meanwhile (the margins are computed with comparisons of their own)."""
     global _log
     saved, _log = _log, None
@@ -61,7 +67,7 @@ def _note(outcome: Any, a: Any, b: Any) -> None:
     log = _log
     if log is None or is_library_file(sys._getframe(2).f_code.co_filename):
         return
-    with _paused():
+    with paused():
         try:
             x, y = mpmath.mpf(a), mpmath.mpf(b)
             entry = (outcome, x - y, max(abs(x), abs(y)))
@@ -89,6 +95,52 @@ def _recorded_truth(original):
 
 
 _LEAK = "float"  # a log entry: an mpf became a Python float (math.sqrt, float())
+_ROUNDED = "rounded"  # a log entry: a value was rounded onto another (see rounded())
+
+
+def rounded() -> None:
+    """Note in the active log that a value was rounded onto another: a later tie of
+    margin 0 then decides nothing (see the module docstring)."""
+    if _log is not None:
+        _log.append((_ROUNDED, None, None))
+
+
+_ZERO = mpmath.mpf(0)._mpf_
+
+
+_SPECIAL = (mpmath.libmp.finf, mpmath.libmp.fninf, mpmath.libmp.fnan)
+
+
+def _absorbed(result: Any, kept: Any, lost: Any) -> bool:
+    """Whether a sum or difference returned ``kept`` exactly although the term ``lost``
+    is a nonzero finite number (rounded away whole)."""
+    try:
+        r, k, d = result._mpf_, mpmath.mpf(kept)._mpf_, mpmath.mpf(lost)._mpf_
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return r == k and d != _ZERO and not ({r, k, d} & set(_SPECIAL))
+
+
+def _recorded_sum(name: str, original):
+    """``name`` is one of __add__, __radd__, __sub__, __rsub__: x + y (either order) is
+    absorbed when it returns x or y and the other is nonzero; x − y when it returns x
+    (y lost) or −y (x lost)."""
+    def sum_(self, other):
+        outcome = original(self, other)
+        if _log is None or outcome is NotImplemented or not isinstance(outcome, mpmath.mpf):
+            return outcome
+        with paused():
+            if name in ("__add__", "__radd__"):
+                lost = _absorbed(outcome, self, other) or _absorbed(outcome, other, self)
+            elif name == "__sub__":  # self − other
+                lost = _absorbed(outcome, self, other) or _absorbed(-outcome, other, self)
+            else:  # other − self
+                lost = _absorbed(outcome, other, self) or _absorbed(-outcome, self, other)
+        if lost and not is_library_file(sys._getframe(1).f_code.co_filename):
+            _log.append((_ROUNDED, None, None))
+        return outcome
+    sum_.__name__ = name
+    return sum_
 
 
 def _recorded_float(original):
@@ -109,6 +161,8 @@ def install() -> None:
         setattr(cls, name, _recorded(name, getattr(cls, name)))
     cls.__bool__ = _recorded_truth(cls.__bool__)
     cls.__float__ = _recorded_float(cls.__float__)
+    for name in ("__add__", "__radd__", "__sub__", "__rsub__"):
+        setattr(cls, name, _recorded_sum(name, getattr(cls, name)))
     cls._records_comparisons = True
 
 
@@ -127,22 +181,38 @@ def recording() -> Iterator[list]:
 def agree(first: list, second: list) -> bool:
     """Whether two logs of one evaluation at two precisions took every branch the same
     way for a reason that is not rounding (see the module docstring)."""
-    with _paused():
+    with paused():
         return _agree(first, second)
 
 
+def _marked(log: list) -> list:
+    """The log's comparisons, each with whether a value was rounded onto another before
+    it (the markers themselves may come at one precision and not at the other)."""
+    out, rounding = [], False
+    for entry in log:
+        if entry[0] == _ROUNDED:
+            rounding = True
+        else:
+            out.append((entry, rounding))
+    return out
+
+
 def _agree(first: list, second: list) -> bool:
+    first, second = _marked(first), _marked(second)
     if len(first) != len(second):
         return False
     # Only where a double entered the evaluation can a margin be double rounding that
     # no precision reaches; elsewhere a tiny margin that is stable is real (1e308 + 0.5).
-    doubles = any(entry[0] == _LEAK for entry in first + second)
-    for (o1, d1, _), (o2, d2, s2) in zip(first, second):
+    doubles = any(entry[0] == _LEAK for entry, _ in first + second)
+    for ((o1, d1, _), r1), ((o2, d2, s2), r2) in zip(first, second):
+        rounding = r1 or r2  # a value was rounded onto another earlier on
         if o1 != o2:
             return False
         if d1 is None or d2 is None or not (mpmath.isfinite(d1) and mpmath.isfinite(d2)):
             continue  # not numbers, or an infinity or NaN: no rounding decides it
         if d1 == 0 and d2 == 0:
+            if rounding:
+                return False  # the tie may be the rounding's (tanh(−1424) > −1)
             continue
         if abs(d1 - d2) > abs(d2) / 100 or (doubles and abs(d2) <= s2 * MIN_RELATIVE_MARGIN):
             return False
