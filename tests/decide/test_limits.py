@@ -37,3 +37,38 @@ def test_an_ordinary_limit_still_fires():
         with time_limit(0.05):
             while True:
                 pass
+
+
+def test_a_limit_expiring_inside_a_gc_callback_still_holds():
+    # hypothesis times every collection with a gc callback: a limit raised there would be
+    # printed as unraisable and lost, and the stage would run on past it
+    import gc
+
+    def slow_callback(phase, info):
+        if phase == "start":
+            end = time.monotonic() + 0.3
+            while time.monotonic() < end:
+                pass
+    unraisable = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    gc.callbacks.append(slow_callback)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(TimeLimit):
+            with time_limit(0.05):
+                gc.collect()  # the limit expires inside the callback
+                while time.monotonic() - t0 < 3:
+                    pass
+        assert time.monotonic() - t0 < 1.5
+    finally:
+        gc.callbacks.remove(slow_callback)
+        sys.unraisablehook = hook
+    assert unraisable == []
+
+
+def test_a_point_limit_says_what_it_was_given():
+    from verify.decide.limits import PointTimeLimit
+    with pytest.raises(PointTimeLimit, match="at 3"):
+        with time_limit(0.05, lambda: "did not finish at 3", PointTimeLimit):
+            while True:
+                pass

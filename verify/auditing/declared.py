@@ -60,12 +60,12 @@ def stated(fn: types.FunctionType, overrides: Mapping[str, str] | None = None
     return out
 
 
-def _one(fn_name: str, names: list[str], given: dict[str, str]) -> str:
+def _one(fn_name: str, names: list[str], given: dict[str, str], found: Any = "real") -> Any:
     kinds = {given[n] for n in names if n in given}
     if len(kinds) > 1:
         raise AuditError(f"{fn_name}: parameters {', '.join(names)} are one law variable "
                          f"but are given different domains ({', '.join(sorted(kinds))})")
-    return kinds.pop() if kinds else "real"
+    return kinds.pop() if kinds else found
 
 
 def _with(shape: Shape, domain: Any) -> Shape:
@@ -81,16 +81,18 @@ def apply(fn: types.FunctionType, sig: Signature,
     names = [p.name for p in inspect.signature(fn).parameters.values()
              if p.default is p.empty]
     name = fn.__name__
+    found = sig.params[0].domain if sig.params else "real"  # the analysis's own finding
     if sig.unpacked:
         k = len(names) // 2
-        comps = tuple(_one(name, [names[i], names[k + i]], given) for i in range(k))
+        comps = tuple(_one(name, [names[i], names[k + i]], given,
+                           found if isinstance(found, str) else found[i]) for i in range(k))
         state = _with(sig.params[0], comps)
         params: tuple[Shape, ...] = (state, state)
     elif sig.kind == "binary":
-        dom = _one(name, names[:2], given)
+        dom = _one(name, names[:2], given, found)
         params = tuple(_with(s, dom) for s in sig.params)
     else:
-        params = tuple(_with(s, given.get(n, "real")) for s, n in zip(sig.params, names))
+        params = tuple(_with(s, given.get(n, s.domain)) for s, n in zip(sig.params, names))
     notes = list(sig.notes) + ["domains stated: " + ", ".join(
         domains.get(k).text(n) for n, k in given.items())]
     return dataclasses.replace(sig, params=params, notes=notes)

@@ -7,6 +7,7 @@ built depends on the signature's kind.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -21,6 +22,7 @@ from laws.core import SEARCH, Z3, Law, Property, Var
 from verify.auditing.signature import SCALAR, Shape, Signature
 from verify.auditing.trace import show
 from verify.decide.jit_raise import raised_in_jit
+from verify.decide.limits import PointTimeLimit, time_limit
 from verify.engine.shapes import flatten
 
 
@@ -88,17 +90,41 @@ def _nan(x: Any) -> bool:
 GUARD = _Guard()
 
 
+POINT_SECONDS = 5.0  # one side at one point: past it, the function may loop forever there
+AFTER_A_HANG_SECONDS = 0.5  # the limit once a function has been seen not to finish
+
+
 class _Evaluate:
     """Evaluate a law side. Under mpmath the working precision is raised by the number
     of binades the inputs span (and their distance from 1): the oracle compares 113 and
     177 bits, and ``log(exp(a))`` at a = 10⁻¹⁵⁰ loses a entirely at both, which would
-    read as a stable gap. Other interpretations evaluate unchanged. An object, not a
-    function, so the interpretations pass it through."""
+    read as a stable gap. Other interpretations evaluate unchanged. A side on numbers
+    that runs past ``POINT_SECONDS`` (``while x > b: x -= 1.0`` at x = 10²⁰, where
+    x − 1 is x) raises ``PointTimeLimit``, naming the point: that point decides nothing
+    (the searcher draws another, up to ``search.MAX_HUNG`` of them; other stages end
+    with ``unknown``) instead of using up a stage's whole time. Once a function has not
+    finished somewhere, its later evaluations get ``AFTER_A_HANG_SECONDS`` (a normal one
+    takes milliseconds). An object, not a function, so the interpretations pass it
+    through."""
+
+    def __init__(self) -> None:
+        self._hung: weakref.WeakSet = weakref.WeakSet()  # functions seen not to finish
 
     def __call__(self, template, g, values):
         comps = flatten(list(values))
         if any(z3.is_expr(c) or isinstance(c, torch.Tensor) for c in comps):
             return template(g, *values)
+        seconds = AFTER_A_HANG_SECONDS if g in self._hung else POINT_SECONDS
+
+        def message() -> str:
+            self._hung.add(g)
+            return (f"did not finish one evaluation of the function in {seconds:g} s "
+                    f"(at {', '.join(show(c) for c in comps)}): it may loop forever there")
+        with time_limit(seconds, message, PointTimeLimit):
+            return self._numeric(template, g, values, comps)
+
+    @staticmethod
+    def _numeric(template, g, values, comps):
         mags = [1]
         for c in comps:
             if isinstance(c, mpmath.mpf) and c and mpmath.isfinite(c):

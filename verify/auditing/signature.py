@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import inspect
 import io
 import textwrap
@@ -275,18 +276,25 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
     unmodelled: BaseException | None = None
     for shapes in candidates:
         result, exc = _probe(fn, shapes, example_args)
-        plain_note = None
-        if isinstance(exc, Unsupported):
-            # a word the oracle does not model: the shapes from Python itself, and the
-            # properties left to the searcher or to unknown, each with the reason
-            unmodelled = unmodelled or exc
+        plain_note, on_ints = None, False
+        if isinstance(exc, (Unsupported, TypeError)):
+            # a word the oracle does not model, or an operation mpf lacks (a ^ b): the
+            # shapes from Python itself, and the properties left to the searcher or to
+            # unknown, each with the reason
+            if isinstance(exc, Unsupported):
+                unmodelled = unmodelled or exc
             result, plain_exc = _probe(fn, shapes, example_args, plain=True)
-            if isinstance(plain_exc, TypeError) and example_args is None:
-                result, plain_exc = _probe(fn, shapes, plain=True, integers=True)
+            if isinstance(plain_exc, TypeError):
+                result, plain_exc = _probe(fn, shapes, example_args, plain=True,
+                                           integers=True)
+                on_ints = plain_exc is None
             if plain_exc is None:
                 plain_note = (f"shapes taken from a plain-Python call: "
                               f"{one_line(exc)}")
                 exc = None
+            if on_ints:
+                plain_note = (f"{plain_note}; it raises on floats and runs on ints, so its "
+                              "parameters are taken as integers")
         if exc is not None:
             failure = failure or exc
             if example is not None:
@@ -305,6 +313,9 @@ def analyse(fn: types.FunctionType, example: str | None = None) -> Signature:
         sig = _classify(fn, shapes, out, unpacked, example is not None)
         if plain_note:
             sig.notes.append(plain_note)
+        if on_ints:  # Python runs it on ints and raises on floats: its domain is ℤ
+            sig = dataclasses.replace(sig, params=tuple(
+                dataclasses.replace(s, domain="integer") for s in sig.params))
         return sig
     if unmodelled is not None and candidates:
         # a word no interpretation models, and no plain-Python call runs (a @triton.jit

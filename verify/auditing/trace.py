@@ -91,9 +91,34 @@ def _trace(prop, g, values, name: str = "f") -> dict:
             lt, rt = _Tracer(fn, name), _Tracer(fn, name)
             lv, rv = prop.lhs(lt, *mp_vals), prop.rhs(rt, *mp_vals)
             return _steps(lt, rt, lv, rv, exact=False)
+    except Exception:  # an operation mpf does not have: Python's own numbers instead
+        pass
+    try:
+        try:
+            py_vals = _plain_inputs(values, float)
+            lt, rt = _Tracer(g, name), _Tracer(g, name)
+            lv, rv = prop.lhs(lt, *py_vals), prop.rhs(rt, *py_vals)
+        except TypeError:  # a function Python runs on ints only (a ^ b)
+            py_vals = _plain_inputs(values, int)
+            lt, rt = _Tracer(g, name), _Tracer(g, name)
+            lv, rv = prop.lhs(lt, *py_vals), prop.rhs(rt, *py_vals)
+        out = _steps(lt, rt, lv, rv, exact=_all_exact(
+            [c for _, c in lt.calls + rt.calls] + [lv, rv]))
+        out["plain"] = True
+        return out
     except Exception as exc:  # nothing to show beyond the counterexample itself
         return {"exact": False, "lhs_calls": [], "rhs_calls": [], "lhs": None,
                 "rhs": None, "note": f"could not trace: {one_line(exc)}"}
+
+
+def _plain_inputs(values, number):
+    """The values as Python floats, or (``number`` int) as ints where all are integers."""
+    if isinstance(values, (tuple, list)):
+        return type(values)(_plain_inputs(v, number) for v in values)
+    q = _exact_inputs(values)
+    if number is int and q.denominator != 1:
+        raise ValueError(f"{q} is no integer")
+    return number(q)
 
 
 def _steps(lt: _Tracer, rt: _Tracer, lv, rv, exact: bool) -> dict:
@@ -120,6 +145,8 @@ def show(x: Any) -> str:
             return "−∞"
         if x == POS_INF:
             return "+∞"
+        if x != x:
+            return "nan"
         return str(int(x)) if x == int(x) and abs(x) < 2 ** 53 else repr(x)
     if isinstance(x, mpmath.mpf):
         if mpmath.isinf(x):

@@ -103,7 +103,9 @@ def _render_property(con: Any, name: str, p: dict) -> None:
                 con.print(f"    {escape(c['call'])} = {escape(c['value'])}")
             con.print(f"  {'left ' if side == 'lhs' else 'right'} side = "
                       f"{escape(str(steps.get(side)))}")
-        if steps and not steps.get("exact"):
+        if steps.get("plain"):
+            con.print("  [dim](computed by Python itself on these values)[/dim]")
+        elif steps and not steps.get("exact"):
             con.print("  [dim](values to 20 digits, computed at 177 bits)[/dim]")
     elif r["verdict"] in ("unknown", "refuted") and r.get("reason"):
         con.print(f"\n[bold]{name}[/bold]: {escape(r['reason'])}")

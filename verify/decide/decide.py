@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import time
 import traceback
 from typing import Any, Iterable
@@ -151,6 +152,12 @@ def _words(x: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- z3
+def _unmodelled(reason: str) -> str | None:
+    """The word named in a searcher's reason when no reading models it, else None."""
+    found = re.search(r"raised Unsupported: (\S+) is not supported", reason or "")
+    return found.group(1) if found else None
+
+
 def _by_z3(law: Law, policy: Policy) -> dict:
     """Each instance proved (or refuted) by z3, else searched; see the module doc."""
     assumptions: list[str] = []
@@ -170,6 +177,13 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             fallback = True
             reasons.append(f"{_inst(inst)}{why}")
             found = _search(law, inst, policy)
+            if found.status == UNKNOWN and not found.cases and _unmodelled(found.reason):
+                # no reading runs a word of it: plain Python may still show a difference
+                seen = plain.decide_plain(law, f"it uses {_unmodelled(found.reason)}, "
+                                               "which no reading models")
+                if seen["verdict"] == REFUTED:
+                    return {"method": "plain Python only", "assumptions": assumptions,
+                            **seen}
             if found.status == REFUTED:
                 return {"method": _z3_method(encodings) + "; " + SEARCHER,
                         "verdict": REFUTED, "assumptions": assumptions,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from typing import Callable
 
 
 class TimeLimit(BaseException):
@@ -23,9 +24,15 @@ class TimeLimit(BaseException):
     user's code nor hypothesis swallows it)."""
 
 
+class PointTimeLimit(TimeLimit):
+    """One evaluation at one point ran past its limit: that point decides nothing."""
+
+
 @contextlib.contextmanager
-def time_limit(seconds: float | None):
-    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit).
+def time_limit(seconds: float | None, message: Callable[[], str] | None = None,
+               kind: type[TimeLimit] = TimeLimit):
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit),
+    raising ``kind(message())`` (by default ``TimeLimit("ran past … s")``).
     User code may loop or compute astronomically large powers: a stage that runs out
     of time gives ``unknown``, never a verdict."""
     import signal
@@ -39,7 +46,7 @@ def time_limit(seconds: float | None):
         if _in_finalizer(frame):  # raised there it would be printed and lost: try again
             signal.setitimer(signal.ITIMER_REAL, FINALIZER_RETRY_S)
             return
-        raise TimeLimit(f"ran past {seconds:g} s")
+        raise kind(message() if message else f"ran past {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, handler)
     old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
@@ -62,10 +69,13 @@ FINALIZER_RETRY_S = 0.005
 
 def _in_finalizer(frame) -> bool:
     """Whether the interrupted code runs inside a ``__del__`` (a z3 object freed in the
-    middle of a query): an exception raised there is reported as unraisable and
-    swallowed, so the limit would silently not hold."""
+    middle of a query) or a garbage-collector callback (hypothesis times collections
+    with one): an exception raised there is reported as unraisable and swallowed, so
+    the limit would silently not hold."""
+    import gc
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
             return True
         frame = frame.f_back
     return False

@@ -46,6 +46,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law, Var
 from verify.decide.jit_raise import raised_in_jit
+from verify.decide.limits import PointTimeLimit
 from verify.engine import domains, ties
 from verify.engine.mpwords import make_exact, make_mpmath
 from verify.engine.rational_only import rational_only
@@ -364,12 +365,17 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
 
 
 def confirms(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> bool:
-    """The values satisfy the law's domain and really separate its sides."""
-    if not preconditions_hold(law, values, instance):
+    """The values satisfy the law's domain and really separate its sides (a point where
+    the function does not finish confirms nothing)."""
+    try:
+        if not preconditions_hold(law, values, instance):
+            return False
+    except PointTimeLimit:
         return False
     try:
         return gap(law, values, instance).differs
-    except (ZeroDivisionError, ValueError, OverflowError, TypeError, AssertionError):
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError, AssertionError,
+            PointTimeLimit):
         return False  # TypeError: a complex value (log of a negative) is no real counterexample
 
 

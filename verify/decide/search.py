@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from laws.core import Law, Var
 from verify.decide import oracle
 from verify.decide.jit_raise import raised_in_jit
+from verify.decide.limits import PointTimeLimit, TimeLimit, one_line, time_limit
 from verify.engine import domains
 from verify.engine.shapes import shape_like
 from verify.results import Verdict
@@ -43,6 +44,26 @@ class _Found(Exception):
     pass
 
 
+MAX_HUNG = 3  # cases that did not finish before the search stops looking
+
+
+def _why_none(law: Law, drawn: list[list[Any]], instance: Mapping[str, Any]) -> str:
+    """Why the first generated case was no case: the exception its sides raise (a word
+    no reading models, an operation defined on ints only), or nothing to add."""
+    if not drawn:
+        return ""
+    try:
+        with time_limit(WHY_SECONDS):
+            oracle.gap(law, drawn[0], instance)
+    except (Exception, TimeLimit) as exc:
+        return f" (at the first, evaluating the sides raised {type(exc).__name__}: " \
+               f"{one_line(exc)})"
+    return ""
+
+
+WHY_SECONDS = 5.0
+
+
 def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAULT_CASES,
            seed: int = 0) -> Search:
     """Look for inputs where the sides differ; hypothesis shrinks what it finds."""
@@ -51,6 +72,8 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     compared = 0
     found: list[list[Any]] = []
     jit_raised: list[str] = []
+    hung: list[str] = []
+    drawn: list[list[Any]] = []
 
     @settings(max_examples=max_examples, database=None, deadline=None, derandomize=True,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
@@ -58,7 +81,10 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     @given(st.tuples(*[strategy(v) for v in vars_]))
     def probe(values):
         nonlocal compared
+        if len(hung) >= MAX_HUNG:
+            return  # each further case could cost the per-point limit again: stop looking
         values = list(values)
+        drawn.append(values)
         try:
             # outside the preconditions: not a case (hypothesis draws another in its
             # place, so a law with a narrow domain is still compared on max_examples
@@ -69,6 +95,9 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
             if raised_in_jit(exc):  # Triton gives ±∞ or NaN there; Python raised
                 jit_raised.append(f"{type(exc).__name__}: {exc}")
             return  # undefined there (TypeError: a complex value)
+        except PointTimeLimit as exc:  # the function did not finish there: no evidence
+            hung.append(one_line(exc))
+            return
         # a branch went by rounding there: the point decides nothing; draw another
         assume(not found_gap.undecided)
         compared += 1
@@ -94,12 +123,21 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
         return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
                       reason="the oracle decided a generated point differently when it "
                              "was run again")
+    if len(hung) >= MAX_HUNG:
+        return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
+                      reason=f"the search stopped after {MAX_HUNG} generated cases that did "
+                             f"not finish ({compared} compared before): the function "
+                             f"{hung[0]}")
     if compared == 0:
-        return Search(Verdict.UNKNOWN, 0, reason="no generated case met the preconditions",
+        return Search(Verdict.UNKNOWN, 0, reason=f"the function {hung[0]}" if hung else
+                      "no generated case met the preconditions" + _why_none(law, drawn,
+                                                                              instance),
                       seconds=time.perf_counter() - t0)
     if jit_raised:
         return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
                       reason=f"{len(jit_raised)} generated case(s) raised inside a "
                              f"@triton.jit function ({jit_raised[0]}), where Triton computes "
                              "±∞ or NaN instead: the oracle cannot evaluate those points")
-    return Search(Verdict.TESTED, compared, seconds=time.perf_counter() - t0)
+    return Search(Verdict.TESTED, compared, seconds=time.perf_counter() - t0,
+                  reason=f"{len(hung)} generated case(s) decided nothing: the function "
+                         f"{hung[0]}" if hung else "")

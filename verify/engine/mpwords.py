@@ -258,6 +258,25 @@ _EXP, _TANH, _COS, _COSH, _EXPM1 = (
     _landing(mpmath.cosh, 0), _landing(mpmath.expm1, 0))
 
 
+def _on_ints(fn):
+    """A math word defined on Python ints only (gcd, comb, …): run by Python itself on
+    ints, a TypeError on anything else, as Python raises for a float (an mpf or a
+    Fraction stands for a float here)."""
+    def word(*args):
+        for a in args:
+            if not isinstance(a, int):
+                raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an "
+                                "integer")
+        return fn(*args)
+    word.__name__ = fn.__name__
+    return word
+
+
+# Python's integer-only math words, the same in every numeric reading
+INTEGER_WORDS = {name: _on_ints(getattr(math, name))
+                 for name in ("gcd", "lcm", "comb", "perm", "factorial", "isqrt")}
+
+
 # numpy/math scalar words shared by the mpmath reading of np and math
 _MP_NUMPY_EXTRA = dict(
     logaddexp=_mp_logaddexp, clip=_mp_clip, trunc=_mp_float_trunc,
@@ -288,7 +307,7 @@ def make_mpmath() -> Interpretation:
         trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
         tan=mpmath.tan, sinh=mpmath.sinh, cosh=_COSH, isfinite=mpmath.isfinite,
         fmod=_python_fmod, remainder=_python_remainder, ldexp=_python_ldexp,
-        prod=_python_prod, isclose=_mp_isclose)
+        prod=_python_prod, isclose=_mp_isclose, **INTEGER_WORDS)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=_EXP, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
@@ -349,7 +368,8 @@ def make_exact() -> Interpretation:
                        fmod=lambda x, y: _python_fmod(x, y, back=Fraction),
                        remainder=lambda x, y: _python_remainder(x, y, back=Fraction),
                        ldexp=lambda x, i: _python_ldexp(x, i, back=Fraction),
-                       prod=_python_prod, isclose=_python_isclose, **tests, **common)
+                       prod=_python_prod, isclose=_python_isclose, **tests, **common,
+                       **INTEGER_WORDS)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
                    (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e),
                    nan=math.nan, power=_exact_power, **tests, **common)
