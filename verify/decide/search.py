@@ -12,7 +12,7 @@ from hypothesis.errors import Flaky, Unsatisfiable
 from hypothesis import strategies as st
 
 from laws.core import Law, Var
-from verify.decide import oracle
+from verify.decide import oracle as oracle_module
 from verify.decide.jit_raise import raised_in_jit
 from verify.decide.limits import PointTimeLimit, TimeLimit, one_line, time_limit
 from verify.engine import domains
@@ -47,6 +47,42 @@ class _Found(Exception):
 MAX_HUNG = 3  # cases that did not finish before the search stops looking
 
 
+class _Hung(ValueError):
+    """A generated case the function did not finish (or one after ``MAX_HUNG`` such
+    cases, not evaluated): it decides nothing, like a point where the function raises."""
+
+
+class _Watched:
+    """The oracle as the search's ``probe`` sees it: the cases it draws are kept (to say
+    why none was evaluated) and one the function does not finish at raises ``_Hung``,
+    which ``probe`` treats as undefined; after ``MAX_HUNG`` of them no case is evaluated
+    (each could cost the per-point limit again). A stand-in rather than code in
+    ``probe``: hypothesis derives its derandomized seed from ``probe``'s source, so the
+    cases it draws stay the same."""
+
+    def __init__(self, hung: list[str], drawn: list[list[Any]]) -> None:
+        self.hung, self.drawn = hung, drawn
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(oracle_module, name)
+
+    def _watched(self, fn, *args, **kwargs):
+        if len(self.hung) >= MAX_HUNG:
+            raise _Hung("the search stopped looking")
+        try:
+            return fn(*args, **kwargs)
+        except PointTimeLimit as exc:
+            self.hung.append(one_line(exc))
+            raise _Hung(one_line(exc)) from None
+
+    def preconditions_hold(self, law: Law, values: list[Any], *args, **kwargs) -> bool:
+        self.drawn.append(values)
+        return self._watched(oracle_module.preconditions_hold, law, values, *args, **kwargs)
+
+    def gap(self, *args, **kwargs) -> Any:
+        return self._watched(oracle_module.gap, *args, **kwargs)
+
+
 def _why_none(law: Law, drawn: list[list[Any]], instance: Mapping[str, Any]) -> str:
     """Why the first generated case was no case: the exception its sides raise (a word
     no reading models, an operation defined on ints only), or nothing to add."""
@@ -54,7 +90,7 @@ def _why_none(law: Law, drawn: list[list[Any]], instance: Mapping[str, Any]) -> 
         return ""
     try:
         with time_limit(WHY_SECONDS):
-            oracle.gap(law, drawn[0], instance)
+            oracle_module.gap(law, drawn[0], instance)
     except (Exception, TimeLimit) as exc:
         return f" (at the first, evaluating the sides raised {type(exc).__name__}: " \
                f"{one_line(exc)})"
@@ -74,6 +110,7 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     jit_raised: list[str] = []
     hung: list[str] = []
     drawn: list[list[Any]] = []
+    oracle = _Watched(hung, drawn)
 
     @settings(max_examples=max_examples, database=None, deadline=None, derandomize=True,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
@@ -81,10 +118,7 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
     @given(st.tuples(*[strategy(v) for v in vars_]))
     def probe(values):
         nonlocal compared
-        if len(hung) >= MAX_HUNG:
-            return  # each further case could cost the per-point limit again: stop looking
         values = list(values)
-        drawn.append(values)
         try:
             # outside the preconditions: not a case (hypothesis draws another in its
             # place, so a law with a narrow domain is still compared on max_examples
@@ -95,9 +129,6 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
             if raised_in_jit(exc):  # Triton gives ±∞ or NaN there; Python raised
                 jit_raised.append(f"{type(exc).__name__}: {exc}")
             return  # undefined there (TypeError: a complex value)
-        except PointTimeLimit as exc:  # the function did not finish there: no evidence
-            hung.append(one_line(exc))
-            return
         # a branch went by rounding there: the point decides nothing; draw another
         assume(not found_gap.undecided)
         compared += 1
