@@ -43,6 +43,7 @@ from typing import Any, Callable
 
 from verify.engine import floordiv
 from verify.engine.folding import folded_constants
+from verify.engine.recursion import depth_limited
 
 # mpf gains Python's //, % and divmod (it has no // of its own): see floordiv.
 floordiv.install()
@@ -224,7 +225,7 @@ class Interpretation:
                               {k: self._number(v) for k, v in fn.__kwdefaults__.items()})
         inner = out
         if self.name == "z3" and fn.__name__ in _global_names(fn.__code__):
-            out = _depth_limited(inner)  # it may call itself on symbolic values
+            out = depth_limited(inner, Unsupported)  # it may call itself on symbolic values
         self._cache[key] = (fn, out)  # before recursing: recursive functions terminate
         # attributes set on the function (``f.scale = 2.0`` after its def), read as its
         # other values are
@@ -317,32 +318,6 @@ def _map_literals(code: types.CodeType, literal: Callable[[Any], Any],
             return type(c)(one(x) for x in c)
         return c
     return code.replace(co_consts=tuple(one(c) for c in code.co_consts))
-
-
-MAX_SYMBOLIC_DEPTH = 6  # calls of one function inside itself that z3 follows (an FFT of 64)
-
-
-def _depth_limited(fn: types.FunctionType) -> Callable:
-    """``fn`` refusing (``Unsupported``) more than ``MAX_SYMBOLIC_DEPTH`` nested calls of
-    itself: on symbolic values a recursion whose end depends on them (``f(b, a % b)``
-    until b == 0) never ends, and each level's terms nest the last ones (an ``a % b`` of
-    terms of ``a % b``), so the prover would spend its whole time building them. A
-    recursion on sizes (an FFT's halves) stays far below the limit."""
-    depth = 0
-
-    @functools.wraps(fn)
-    def limited(*args, **kwargs):
-        nonlocal depth
-        if depth >= MAX_SYMBOLIC_DEPTH:
-            raise Unsupported(f"{fn.__name__} calls itself more than {MAX_SYMBOLIC_DEPTH} "
-                              "levels deep on symbolic values: the prover does not unroll "
-                              "it further")
-        depth += 1
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            depth -= 1
-    return limited
 
 
 def _global_names(code: types.CodeType) -> set[str]:
