@@ -94,14 +94,15 @@ def _trace(prop, g, values, name: str = "f") -> dict:
     except Exception:  # an operation mpf does not have: Python's own numbers instead
         pass
     try:
-        try:
-            py_vals = _plain_inputs(values, float)
+        for number in (float, int):  # int: a function Python runs on ints only (a ^ b)
             lt, rt = _Tracer(g, name), _Tracer(g, name)
-            lv, rv = prop.lhs(lt, *py_vals), prop.rhs(rt, *py_vals)
-        except TypeError:  # a function Python runs on ints only (a ^ b)
-            py_vals = _plain_inputs(values, int)
-            lt, rt = _Tracer(g, name), _Tracer(g, name)
-            lv, rv = prop.lhs(lt, *py_vals), prop.rhs(rt, *py_vals)
+            py_vals = _plain_inputs(values, number)
+            try:
+                lv, rv = prop.lhs(lt, *py_vals), prop.rhs(rt, *py_vals)
+                break
+            except TypeError:
+                if number is int:
+                    raise
         out = _steps(lt, rt, lv, rv, exact=_all_exact(
             [c for _, c in lt.calls + rt.calls] + [lv, rv]))
         out["plain"] = True
