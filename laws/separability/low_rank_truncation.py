@@ -16,12 +16,16 @@ _SVD_CACHE: dict = {}
 
 def _svd(A):
     """(U, σ, V) with A = U diag(σ) V, σ descending (mpmath.svd_r). Memoized per matrix
-    and working precision: both sides and the bound of one case share one SVD."""
-    key = (mpmath.mp.prec, tuple(A.flat))
+    and working precision: both sides and the bound of one case share one SVD. The key
+    holds the entries' raw mpf tuples, never mpf numbers: looking a number key up
+    compares mpf numbers, and the oracle logs every comparison in a law's code as a
+    branch, so whether the SVD was memoized would change the branches it sees."""
+    M = _matrix(A)
+    key = (mpmath.mp.prec, tuple(M[i, j]._mpf_ for i in range(M.rows) for j in range(M.cols)))
     if key not in _SVD_CACHE:
         if len(_SVD_CACHE) > 64:
             _SVD_CACHE.clear()
-        _SVD_CACHE[key] = mpmath.svd_r(_matrix(A))
+        _SVD_CACHE[key] = mpmath.svd_r(M)
     return _SVD_CACHE[key]
 
 

@@ -276,6 +276,24 @@ def test_eckart_young_compared_every_generated_case(results):
     assert r["cases"] == 200 and r["reason"]
 
 
+def test_a_memoized_svd_adds_no_branch_to_the_oracles_log():
+    # The SVD memo once keyed on mpf numbers: its lookups compared them inside the law's
+    # code, the oracle logged those as branches, and a counterexample the shrinker had
+    # confirmed no longer replayed once other cases filled the memo.
+    from laws.separability import low_rank_truncation as lrt
+    from verify.engine import ties
+    logs = []
+    for _ in range(2):  # the first computes the SVD, the second finds it memoized
+        with mpmath.workprec(113), ties.recording() as log:
+            # fresh mpf numbers on each evaluation, as the oracle converts its values
+            A = np.array([[mpmath.mpf(x) for x in row] for row in ([0, 0], [1, 0], [0, 2])],
+                         dtype=object)
+            P, Q = np.zeros((3, 1), dtype=object), np.zeros((1, 2), dtype=object)
+            lrt._lhs(A, P, Q, [mpmath.mpf(1), mpmath.mpf(0)], 1)
+        logs.append(log)
+    assert len(logs[0]) == len(logs[1]) == 1 and ties.agree(*logs)
+
+
 def test_planted_lora_scaling_on_one_side_is_refuted():
     # The LoRA scale α/r applied to the adapter path but not to the merged weight.
     good = REGISTRY["lora.factored_product"]

@@ -349,10 +349,10 @@ def _search(law: Law, inst, policy: Policy) -> Search:
             found = search(law, inst, policy.cases)
         if found.status == REFUTED:
             with time_limit(policy.search_seconds):
-                confirmed = oracle.confirms(law, found.values, inst)
-            if not confirmed:
+                why = oracle.unconfirmed(law, found.values, inst)
+            if why:
                 return Search(UNKNOWN, found.cases, reason="the searcher's counterexample "
-                                                           "did not replay")
+                                                           f"did not replay ({why})")
         return found
     except TimeLimit as exc:
         return Search(UNKNOWN, 0, reason=f"the searcher {exc}")

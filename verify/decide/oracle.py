@@ -46,7 +46,7 @@ import numpy as np
 
 from laws.core import BOUNDED, Law, Var
 from verify.decide.jit_raise import raised_in_jit
-from verify.decide.limits import PointTimeLimit
+from verify.decide.limits import PointTimeLimit, one_line
 from verify.engine import domains, ties
 from verify.engine.mpwords import make_exact, make_mpmath
 from verify.engine.rational_only import rational_only
@@ -367,16 +367,27 @@ def preconditions_hold(law: Law, values: list[Any], instance: Mapping[str, Any] 
 def confirms(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> bool:
     """The values satisfy the law's domain and really separate its sides (a point where
     the function does not finish confirms nothing)."""
+    return not unconfirmed(law, values, instance)
+
+
+def unconfirmed(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -> str:
+    """Why the values do not confirm a difference ("" where they do)."""
     try:
         if not preconditions_hold(law, values, instance):
-            return False
-    except PointTimeLimit:
-        return False
+            return "the values are outside the law's domain"
+    except PointTimeLimit as exc:
+        return f"the function {one_line(exc)}"
     try:
-        return gap(law, values, instance).differs
+        g = gap(law, values, instance)
     except (ZeroDivisionError, ValueError, OverflowError, TypeError, AssertionError,
-            PointTimeLimit):
-        return False  # TypeError: a complex value (log of a negative) is no real counterexample
+            PointTimeLimit) as exc:
+        # TypeError: a complex value (log of a negative) is no real counterexample
+        return f"evaluating the sides raised {type(exc).__name__}: {one_line(exc)}"
+    if g.differs:
+        return ""
+    if g.undecided:
+        return "a branch went by rounding there (the precisions took different branches)"
+    return "the sides agree there"
 
 
 # --------------------------------------------------------------------------- shrinking
