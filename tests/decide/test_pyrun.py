@@ -232,6 +232,20 @@ def test_assumptions_print_as_mathematics():
     import z3
     a, b = z3.Reals("a b")
     assert mathtext.text(z3.And(z3.Not(a + b == 0), b > 1)) == "a + b ≠ 0 ∧ b > 1"
+    assert mathtext.text(z3.If(a >= b, a, b) != 0) == "max(a, b) ≠ 0"
+    assert mathtext.text(z3.If(b >= a, a, b)) == "min(a, b)"
+    assert mathtext.text(z3.If(a > 0, a, -b)) == "(a if a > 0 else −b)"
+    assert mathtext.text((a + b) ** 2) == "(a + b)^2"
+    assert mathtext.text(a ** z3.RealVal("1/2")) == "a^(1/2)"
+
+
+def test_an_audit_prints_its_assumptions_as_mathematics(tmp_path):
+    # the division by max(a, b) needs max(a, b) ≠ 0; z3 would print If(a >= b, a, b)
+    from verify.auditing import audit
+    (tmp_path / "ratio.py").write_text("def f(a, b):\n    return (a + b) / max(a, b)\n")
+    report = audit.audit(f"{tmp_path / 'ratio.py'}:f", policy=AUDIT)
+    reals = report["properties"]["commutative"]["reals"]
+    assert reals["verdict"] == "proved" and reals["assumptions"] == ["max(a, b) ≠ 0"]
 
 
 def test_an_assert_is_a_precondition():

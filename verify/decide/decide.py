@@ -187,7 +187,9 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             if found.status == REFUTED:
                 return {"method": _z3_method(encodings) + "; " + SEARCHER,
                         "verdict": REFUTED, "assumptions": assumptions,
-                        "reason": "; ".join(reasons), "_values": found.values,
+                        "reason": "the prover did not decide (" + "; ".join(reasons)
+                                  + "); the searcher's counterexample below replays",
+                        "_values": found.values,
                         "counterexample": oracle.counterexample(law, found.values, inst)}
             if found.reason:
                 reasons.append(f"{_inst(inst)}{found.reason}")

@@ -237,10 +237,12 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
             except Unsupported as exc:
                 unknown_reason = str(exc)
                 continue
-            if oracle.confirms(law, candidate, instance):
+            why_not = oracle.unconfirmed(law, candidate, instance)
+            if not why_not:
                 return Verdict.REFUTED, candidate
-            unknown_reason = ("z3 found a model of the encoding that the mpmath replay "
-                              "does not confirm")
+            at = ", ".join(f"{v.name} = {oracle.plain(x)}" for v, x in zip(vars_, candidate))
+            unknown_reason = (f"z3 found a model of the encoding at {at}, where the mpmath "
+                              f"replay does not confirm a difference ({why_not})")
             continue
         if answer == z3.unknown and not joint:
             why = query.reason_unknown()

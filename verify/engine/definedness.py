@@ -19,6 +19,8 @@ from typing import Any
 
 import z3
 
+from verify.engine import mathtext
+
 
 def _children(ctx, t: z3.ExprRef) -> list[tuple[z3.ExprRef, Any]]:
     """(child, edge guard) pairs; the guard is None, a condition, or its negation."""
@@ -97,11 +99,11 @@ def use_conditions(ctx, roots: list[Any]) -> list[tuple[z3.BoolRef, z3.BoolRef, 
         here = z3.BoolVal(True) if nid in always else z3.Or(*guards.get(nid, []))
         part = ctx.partial.get(nid)
         if part is not None and part.condition is not None:
-            shown = " ".join(str(part.condition).split())
+            shown = mathtext.text(part.condition)
             out.append((here, part.condition, f"{part.text}: {shown}"))
         elif _is_division(ctx, node):
             num, den = node.children()
-            shown = " ".join(str(den).split()) + " ≠ 0"
+            shown = mathtext.text(den) + " ≠ 0"
             if nid in ctx.nan.sources:  # x/0 is ±∞ inside @triton.jit, 0/0 NaN
                 out.append((here, z3.Or(den != 0, num == 0), shown + " (or 0/0, NaN)"))
             else:

@@ -22,6 +22,8 @@ from typing import Any
 
 import z3
 
+from verify.engine import mathtext
+
 FREE, NEAR, ZERO, NEG, POS, NAN = "F", "N", "Z", "-", "+", "nan"
 _FINITE = (FREE, NEAR, ZERO)
 _INFINITE = (NEG, POS)
@@ -427,5 +429,5 @@ def _holds(k, order: int) -> bool:
 
 
 def _short(t: Any, limit: int = 60) -> str:
-    text = " ".join(str(t).split())
+    text = mathtext.text(t) if isinstance(t, z3.ExprRef) else " ".join(str(t).split())
     return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -141,7 +141,7 @@ def _record_division(den) -> bool:
         return True
     nan = ctx.nan.condition(den)
     ctx.record_raising(den != 0 if z3.is_false(nan) else z3.Or(nan, den != 0),
-                       " ".join(str(den).split()) + " ≠ 0")
+                       mathtext.text(den) + " ≠ 0")
     return False
 
 
