@@ -47,5 +47,31 @@ def test_annotations_and_options_give_each_component_its_domain():
     sig = declared.apply(_f, analyse(_f), {"nb": "natural", "ma": "unit", "mb": "unit"})
     assert sig.params[0].var("a").component_domains() == ["natural", "unit"]
     assert any("domains stated" in n for n in sig.notes)
-    with pytest.raises(AuditError, match="different domains"):
+    with pytest.raises(AuditError, match="neither of which lies within the other"):
         declared.apply(_f, analyse(_f), {"nb": "positive"})
+
+
+def test_nested_domains_of_one_variable_take_the_narrowest():
+    # na: natural (annotated), nb: integer: a law swaps them, so both range over ℕ
+    sig = declared.apply(_f, analyse(_f), {"nb": "integer"})
+    assert sig.params[0].var("a").component_domains() == ["natural", "real"]
+    assert any("narrowest domain stated, x ∈ ℕ" in n for n in sig.notes)
+
+
+def _g(a: int, b: "natural"):  # noqa: F821
+    return a + b
+
+
+def test_a_binary_function_with_nested_domains_takes_the_narrowest():
+    sig = declared.apply(_g, analyse(_g))
+    assert [p.domain for p in sig.params] == ["natural", "natural"]
+
+
+@pytest.mark.parametrize("inner, outer, expected", [
+    ("natural", "integer", True), ("integer", "natural", False), ("small", "natural", True),
+    ("unit", "nonneg", True), ("positive", "nonneg", True), ("nonneg", "positive", False),
+    ("natural", "positive", False), ("integer", "real", True), ("real", "integer", False),
+    ("unit", "small", False), ("small", "unit", False), ("real", "real", True)])
+def test_domain_nesting(inner, outer, expected):
+    from verify.engine import domains
+    assert domains.get(inner).within(domains.get(outer)) is expected

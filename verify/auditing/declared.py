@@ -60,12 +60,23 @@ def stated(fn: types.FunctionType, overrides: Mapping[str, str] | None = None
     return out
 
 
-def _one(fn_name: str, names: list[str], given: dict[str, str], found: Any = "real") -> Any:
-    kinds = {given[n] for n in names if n in given}
-    if len(kinds) > 1:
+def _one(fn_name: str, names: list[str], given: dict[str, str], found: Any = "real",
+         notes: list[str] | None = None) -> Any:
+    """The one domain of parameters that make up one law variable: the narrowest stated
+    where the stated domains nest (``a: int, b: "natural"``: both natural, noted: a law
+    swaps and nests them, so each must range over the other's values), else bad input."""
+    kinds = sorted({given[n] for n in names if n in given})
+    if len(kinds) <= 1:
+        return kinds[0] if kinds else found
+    narrow = [k for k in kinds if all(domains.get(k).within(domains.get(o)) for o in kinds)]
+    if not narrow:
         raise AuditError(f"{fn_name}: parameters {', '.join(names)} are one law variable "
-                         f"but are given different domains ({', '.join(sorted(kinds))})")
-    return kinds.pop() if kinds else found
+                         f"but are given domains neither of which lies within the other "
+                         f"({', '.join(kinds)}); state one domain for all of them")
+    if notes is not None:
+        notes.append(f"parameters {', '.join(names)} are one law variable: each ranges "
+                     f"over the narrowest domain stated, {domains.get(narrow[0]).text('x')}")
+    return narrow[0]
 
 
 def _with(shape: Shape, domain: Any) -> Shape:
@@ -82,17 +93,19 @@ def apply(fn: types.FunctionType, sig: Signature,
              if p.default is p.empty]
     name = fn.__name__
     found = sig.params[0].domain if sig.params else "real"  # the analysis's own finding
+    narrowed: list[str] = []
     if sig.unpacked:
         k = len(names) // 2
         comps = tuple(_one(name, [names[i], names[k + i]], given,
-                           found if isinstance(found, str) else found[i]) for i in range(k))
+                           found if isinstance(found, str) else found[i], narrowed)
+                      for i in range(k))
         state = _with(sig.params[0], comps)
         params: tuple[Shape, ...] = (state, state)
     elif sig.kind == "binary":
-        dom = _one(name, names[:2], given, found)
+        dom = _one(name, names[:2], given, found, narrowed)
         params = tuple(_with(s, dom) for s in sig.params)
     else:
         params = tuple(_with(s, given.get(n, s.domain)) for s, n in zip(sig.params, names))
     notes = list(sig.notes) + ["domains stated: " + ", ".join(
-        domains.get(k).text(n) for n, k in given.items())]
+        domains.get(k).text(n) for n, k in given.items())] + narrowed
     return dataclasses.replace(sig, params=params, notes=notes)

@@ -66,6 +66,18 @@ class Domain:
             return False
         return self.hi is None or q <= self.hi
 
+    def within(self, other: "Domain") -> bool:
+        """Whether every value of this domain lies in ``other`` (ℕ within ℤ, not ℤ
+        within x ≥ 0)."""
+        if other.integer and not self.integer:
+            return False
+        if other.lo is not None:
+            if self.lo is None or self.lo < other.lo:
+                return False
+            if self.lo == other.lo and other.lo_strict and not self.lo_strict:
+                return False
+        return other.hi is None or (self.hi is not None and self.hi <= other.hi)
+
     def text(self, var: str) -> str:
         return self.math.format(x=var)
 
