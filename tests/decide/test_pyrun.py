@@ -47,6 +47,21 @@ def test_a_branch_within_the_bound_is_uncertain_and_a_library_value_is_opaque():
         assert not w.opaque
 
 
+def test_a_floor_division_of_exact_doubles_is_exact_below_two_to_the_fifty():
+    with watching(set()) as w:
+        assert (Tracked(1.0) // 1.0 < 1) is False  # 1 // 1.0 is exactly 1
+        assert (Tracked(1.0) // 0.1).err == 0      # 9, the exact floor of 1/0.1000…0555
+        assert not w.uncertain
+    # past 2⁵⁰ Python's floor may be one off; the bound covers it
+    a, b = 10577602442620.092, -0.002546150309715991
+    q = Tracked(a) // Tracked(b)
+    exact = math.floor(Fraction(a) / Fraction(b))
+    assert q != exact and abs(Fraction(q) - exact) <= q.err
+    with watching(set()) as w:
+        assert (Tracked(0.1) + Tracked(0.2)) // 1.0 == 0  # an inexact operand: no claim
+        assert w.uncertain
+
+
 def test_a_result_below_the_smallest_normal_carries_its_absolute_rounding():
     with watching(set()):
         flushed = Tracked(5e-324) * Tracked(0.5)       # exactly 2⁻¹⁰⁷⁵: rounds to 0

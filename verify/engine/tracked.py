@@ -144,6 +144,21 @@ def _e_jump(a, ea, b, eb, r):  # floor division and remainder jump
     return math.inf if (ea or eb) else U * abs(r)
 
 
+EXACT_FLOOR_BELOW = 2.0 ** 50
+
+
+def _e_floordiv(a, ea, b, eb, r):
+    """Python's ``a // b`` on exact doubles is the exact floor of a/b while the quotient
+    is below 2⁵⁰ in magnitude: CPython rounds its computed quotient to the nearest
+    integer, off by less than ½ there (the first wrong floor sampled lies near 2⁵¹).
+    Past it the floor may be one off (10577602442620.092 // −0.002546150309715991 is
+    −4154351140329955, the exact floor −4154351140329954); an inexact operand may move
+    it anywhere."""
+    if ea or eb:
+        return math.inf
+    return 0.0 if abs(r) < EXACT_FLOOR_BELOW else 1.0 + 2 * U * abs(r)
+
+
 class Tracked(float):
     """A Python float with a running bound ``err`` on its rounding error."""
 
@@ -236,7 +251,7 @@ def _compare(op: Callable[[float, float], bool]):
 for _name, _op, _err in (
         ("add", lambda a, b: a + b, _e_add), ("sub", lambda a, b: a - b, _e_sub),
         ("mul", lambda a, b: a * b, _e_mul), ("truediv", lambda a, b: a / b, _e_div),
-        ("pow", lambda a, b: a ** b, _e_pow), ("floordiv", lambda a, b: a // b, _e_jump),
+        ("pow", lambda a, b: a ** b, _e_pow), ("floordiv", lambda a, b: a // b, _e_floordiv),
         ("mod", lambda a, b: a % b, _e_jump), ("divmod", divmod, _e_jump)):
     setattr(Tracked, f"__{_name}__", _binary(_op, _err, False))
     setattr(Tracked, f"__r{_name}__", _binary(_op, _err, True))
