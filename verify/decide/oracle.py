@@ -386,7 +386,7 @@ def unconfirmed(law: Law, values: list[Any], instance: Mapping[str, Any] = {}) -
     if g.differs:
         return ""
     if g.undecided:
-        return "a branch went by rounding there (the precisions took different branches)"
+        return "a test there is decided by rounding: two precisions took different branches"
     return "the sides agree there"
 
 

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import z3
 
 from laws.core import BOUNDED, Law
-from verify.decide import oracle, smt, witness
+from verify.decide import nudge, oracle, smt, witness
 from verify.decide.query import Query
 from verify.engine import infinity, mathtext
 from verify.engine.definedness import use_conditions
@@ -240,6 +240,9 @@ def _decide(law, instance, vars_, ctx, facts, diffs, timeout_ms, dump, assumptio
             why_not = oracle.unconfirmed(law, candidate, instance)
             if not why_not:
                 return Verdict.REFUTED, candidate
+            moved = nudge.nearby(law, candidate, instance)  # off a test's boundary
+            if moved is not None:
+                return Verdict.REFUTED, moved
             at = ", ".join(f"{v.name} = {oracle.plain(x)}" for v, x in zip(vars_, candidate))
             unknown_reason = (f"z3 found a model of the encoding at {at}, where the mpmath "
                               f"replay does not confirm a difference ({why_not})")

@@ -364,6 +364,23 @@ class Z3Context:
         def ceil(x):
             return -floor(-lift(x))
 
+        def isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0):
+            """Python's test over ℝ: a = b, or |b − a| within rel_tol·|a|, rel_tol·|b| or
+            abs_tol (a float tolerance is its exact double)."""
+            a, b = lift(a), lift(b)
+            tol, floor_tol = (_exact_real(t) if isinstance(t, float) else lift(t)
+                              for t in (rel_tol, abs_tol))
+            if not any(z3.is_expr(x) for x in (a, b, tol, floor_tol)):
+                return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+            for x in (a, b):
+                if z3.is_expr(x):
+                    ctx.nan.refuse(x, "math.isclose")
+            if ctx._inf:
+                raise Unsupported("math.isclose in a function with ±∞ has no z3 encoding")
+            diff = absolute(b - a)
+            return z3.Or(a == b, diff <= absolute(tol * b), diff <= absolute(tol * a),
+                         diff <= floor_tol)
+
         def math_log(x, base=None):
             if base is not None:
                 raise Unsupported("math.log with a base has no z3 encoding")
@@ -392,7 +409,7 @@ class Z3Context:
                            nan=float("nan"), isnan=isnan, isinf=isinf,
                            isfinite=isfinite, floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
-                           trunc=trunc,
+                           trunc=trunc, isclose=isclose,
                            tanh=unsupported("tanh"),
                            log1p=lambda x: ctx.log(1 + x, raises=True),
                            expm1=lambda x: ctx.exp(x) - 1)
