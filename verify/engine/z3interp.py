@@ -421,10 +421,19 @@ class Z3Context:
                          trunc=lambda x: _float_of(trunc(x)), floor=lambda x: _float_of(floor(x)),
                          ceil=lambda x: _float_of(ceil(x)), square=lambda x: lift(x) * lift(x),
                          tanh=unsupported("tanh"), **common)
+        def to_float(x=0.0):
+            """``float(x)``: a real term is itself over ℝ (as every float operation is
+            read exactly), an int term that real, a truth value 1 or 0."""
+            if not z3.is_expr(x):
+                return float(x)
+            if z3.is_bool(x):
+                return z3.If(x, z3.RealVal(1), z3.RealVal(0))
+            return _float_of(x)
+
         return Interpretation("z3", tl, mathns,
                               {"max": variadic(pair(ctx.nan.python_max, True), max),
                                "min": variadic(pair(ctx.nan.python_max, False), min),
-                               "abs": absolute},
+                               "abs": absolute, "float": to_float},
                               np=npns, torch=npns, literal=_exact_real, unfold=True)
 
 
