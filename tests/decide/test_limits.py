@@ -72,3 +72,16 @@ def test_a_point_limit_says_what_it_was_given():
         with time_limit(0.05, lambda: "did not finish at 3", PointTimeLimit):
             while True:
                 pass
+
+
+def test_z3s_parser_error_is_named_for_what_it_means():
+    import z3
+
+    from verify.decide.limits import one_line
+    try:
+        z3.Real("x") + float("inf")  # outside a symbolic evaluation: no ∞ is modelled
+    except z3.Z3Exception as exc:
+        assert one_line(exc) == ("z3 could not read a number: a ±∞ or NaN computed at run "
+                                 "time met a z3 term")
+    else:
+        raise AssertionError("z3 read a Python infinity")

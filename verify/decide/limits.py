@@ -85,4 +85,6 @@ def one_line(exc: BaseException) -> str:
     """An exception's message on one line of at most about 200 characters: how a stage
     that failed or ran out of time is named in a verdict's reason."""
     text = " ".join(str(exc).split())
+    if text == "b'parser error'":  # z3's answer to a Python ±∞ or NaN in its arithmetic
+        text = "z3 could not read a number: a ±∞ or NaN computed at run time met a z3 term"
     return text[:200] + ("…" if len(text) > 200 else "")
