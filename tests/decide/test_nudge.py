@@ -22,3 +22,12 @@ def test_a_point_on_the_boundary_is_moved_to_one_that_separates_the_sides():
 def test_the_near_miss_a_true_law_has_no_point_nearby():
     law = _law(lambda a: 1 if 3 * a < 1 else 0)
     assert nudge.nearby(law, [Fraction(1, 3)]) is None
+
+
+def test_a_second_judge_must_accept_the_point_too():
+    law = _law(lambda a: 0)
+    at = [Fraction(1, 3)]
+    assert nudge.nearby(law, at, also=lambda p: False) is None
+    seen = []
+    moved = nudge.nearby(law, at, also=lambda p: seen.append(p) or p[0] < Fraction(1, 3))
+    assert moved is not None and seen[-1] == moved

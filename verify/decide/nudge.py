@@ -6,11 +6,13 @@ rounding and confirms nothing, although points on either side of the boundary ma
 separate the sides. ``nearby`` tries the model's components rounded to doubles and each
 component moved by a relative 2⁻³⁰ up and down, and returns the first that the oracle
 confirms (every such point is replayed like any other; nothing is assumed about it).
+The same points are tried when plain Python cannot replay a counterexample the oracle
+confirmed (a difference too small for a double to show, a test tied in doubles).
 """
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from laws.core import Law
 from verify.decide import oracle
@@ -64,11 +66,11 @@ def _candidates(law: Law, values: list[Any], instance: Mapping[str, Any]
                 yield build(lambda i, j, y, m=moved, at=(vi, ci): m if (i, j) == at else y)
 
 
-def nearby(law: Law, values: list[Any], instance: Mapping[str, Any] = {}
-           ) -> list[Any] | None:
-    """The first point near ``values`` the oracle confirms as a counterexample, or
-    None."""
+def nearby(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
+           also: Callable[[list[Any]], bool] | None = None) -> list[Any] | None:
+    """The first point near ``values`` the oracle confirms as a counterexample (and
+    ``also`` accepts, where given), or None."""
     for candidate in _candidates(law, values, instance):
-        if oracle.confirms(law, candidate, instance):
+        if oracle.confirms(law, candidate, instance) and (also is None or also(candidate)):
             return candidate
     return None
