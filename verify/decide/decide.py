@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 import time
 import traceback
 from typing import Any, Iterable
@@ -166,12 +165,6 @@ def _words(x: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- z3
-def _unmodelled(reason: str) -> str | None:
-    """The word named in a searcher's reason when no reading models it, else None."""
-    found = re.search(r"raised Unsupported: (\S+) is not supported", reason or "")
-    return found.group(1) if found else None
-
-
 def _by_z3(law: Law, policy: Policy) -> dict:
     """Each instance proved (or refuted) by z3, else searched; see the module doc."""
     assumptions: list[str] = []
@@ -191,9 +184,9 @@ def _by_z3(law: Law, policy: Policy) -> dict:
             fallback = True
             reasons.append(f"{_inst(inst)}{why}")
             found = _search(law, inst, policy)
-            if found.status == UNKNOWN and not found.cases and _unmodelled(found.reason):
+            if found.status == UNKNOWN and not found.cases and found.unmodelled:
                 # no reading runs a word of it: plain Python may still show a difference
-                seen = plain.decide_plain(law, f"it uses {_unmodelled(found.reason)}, "
+                seen = plain.decide_plain(law, f"it uses {found.unmodelled}, "
                                                "which no reading models")
                 if seen["verdict"] == REFUTED:
                     return {"method": "plain Python only", "assumptions": assumptions,

@@ -38,6 +38,7 @@ class Search:
     values: list[Any] | None = None  # the shrunk counterexample
     reason: str = ""
     seconds: float = 0.0
+    unmodelled: str = ""             # a word no reading models, met by the first case
 
 
 class _Found(Exception):
@@ -83,18 +84,20 @@ class _Watched:
         return self._watched(oracle_module.gap, *args, **kwargs)
 
 
-def _why_none(law: Law, drawn: list[list[Any]], instance: Mapping[str, Any]) -> str:
+def _why_none(law: Law, drawn: list[list[Any]], instance: Mapping[str, Any]
+              ) -> tuple[str, str]:
     """Why the first generated case was no case: the exception its sides raise (a word
-    no reading models, an operation defined on ints only), or nothing to add."""
+    no reading models, an operation defined on ints only), or nothing to add; and the
+    word no reading models, if that was it."""
     if not drawn:
-        return ""
+        return "", ""
     try:
         with time_limit(WHY_SECONDS):
             oracle_module.gap(law, drawn[0], instance)
     except (Exception, TimeLimit) as exc:
-        return f" (at the first, evaluating the sides raised {type(exc).__name__}: " \
-               f"{one_line(exc)})"
-    return ""
+        return (f" (at the first, evaluating the sides raised {type(exc).__name__}: "
+                f"{one_line(exc)})", getattr(exc, "word", ""))
+    return "", ""
 
 
 WHY_SECONDS = 5.0
@@ -160,10 +163,12 @@ def search(law: Law, instance: Mapping[str, Any] = {}, max_examples: int = DEFAU
                              f"not finish ({compared} compared before): the function "
                              f"{hung[0]}")
     if compared == 0:
-        return Search(Verdict.UNKNOWN, 0, reason=f"the function {hung[0]}" if hung else
-                      "no generated case met the preconditions" + _why_none(law, drawn,
-                                                                              instance),
-                      seconds=time.perf_counter() - t0)
+        if hung:
+            return Search(Verdict.UNKNOWN, 0, reason=f"the function {hung[0]}",
+                          seconds=time.perf_counter() - t0)
+        why, word = _why_none(law, drawn, instance)
+        return Search(Verdict.UNKNOWN, 0, reason="no generated case met the preconditions"
+                      + why, seconds=time.perf_counter() - t0, unmodelled=word)
     if jit_raised:
         return Search(Verdict.UNKNOWN, compared, seconds=time.perf_counter() - t0,
                       reason=f"{len(jit_raised)} generated case(s) raised inside a "

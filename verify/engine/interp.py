@@ -116,7 +116,7 @@ class Namespace(types.SimpleNamespace):
             raise AttributeError(name)
         if self._fallback is not None and name in _STRUCTURAL:
             return getattr(self._fallback, name)
-        raise Unsupported(f"{self._label}.{name} is not supported by this interpretation")
+        raise UnmodelledWord(f"{self._label}.{name}")
 
 
 # Triton's ``tl.PropagateNan``: with ALL, ``tl.maximum``/``tl.minimum`` give NaN where an
@@ -153,6 +153,14 @@ def _numpy():
 
 class Unsupported(Exception):
     """A construct this interpretation cannot follow (the verdict becomes unknown)."""
+
+
+class UnmodelledWord(Unsupported):
+    """A library word (``math.fsum``) the interpretation holds no meaning for."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(f"{word} is not supported by this interpretation")
+        self.word = word
 
 
 class Interpretation:
