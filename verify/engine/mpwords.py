@@ -237,15 +237,15 @@ def _exact_power(x, y):
     return Fraction(x) ** int(y)
 
 
-def _landing(fn, exact_at):
+def _landing(fn):
     """``fn`` (exp, tanh, cos, cosh, expm1: transcendental, so irrational at every rational
-    point but ``exact_at``) noting a value rounded onto an integer (tanh(−1424) is −1 at
-    any precision below ~4110 bits; see ``verify.engine.ties``)."""
+    point but 0) noting a value rounded onto an integer (tanh(−1424) is −1 at any
+    precision below ~4110 bits; see ``verify.engine.ties``)."""
     def word(x):
         y = fn(x)
         with ties.paused():
             landed = isinstance(y, mpmath.mpf) and mpmath.isfinite(y) and mpmath.isint(y) \
-                and isinstance(x, (mpmath.mpf, int)) and mpmath.isfinite(x) and x != exact_at
+                and isinstance(x, (mpmath.mpf, int)) and mpmath.isfinite(x) and x != 0
         if landed:
             ties.rounded()
         return y
@@ -253,9 +253,9 @@ def _landing(fn, exact_at):
     return word
 
 
-_EXP, _TANH, _COS, _COSH, _EXPM1 = (
-    _landing(mpmath.exp, 0), _landing(mpmath.tanh, 0), _landing(mpmath.cos, 0),
-    _landing(mpmath.cosh, 0), _landing(mpmath.expm1, 0))
+_EXP, _TANH, _COS, _COSH, _EXPM1 = (_landing(mpmath.exp), _landing(mpmath.tanh),
+                                     _landing(mpmath.cos), _landing(mpmath.cosh),
+                                     _landing(mpmath.expm1))
 
 
 def _on_ints(fn):
