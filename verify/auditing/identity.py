@@ -1,7 +1,7 @@
 """Does the audited combine have an identity element, and which?
 
 Candidates: a real element z3 solves for from ``f(e, a) = a = f(a, e)`` at sample
-points, then 0, 1, −∞, +∞ (per component for tuple states). A candidate that fails at
+points, then 0, 1, −1, −∞, +∞ (0, 1, ±∞ per component for tuple states). A candidate that fails at
 a check point (replayed at two precisions) is dropped; the first one proved (or else
 tested) is reported. "No identity" (refuted) only when z3 shows no real element fits
 the sample points and the infinite candidates fail too. Sample points, check points and
@@ -84,15 +84,13 @@ def _in_domain(s: Shape, rows: list[list[Any]], spare: list[Any]) -> list[Any]:
 
 
 def _candidate_elements(s: Shape) -> list[Any]:
-    """0, 1 (where the domain holds them) and ±∞, per component."""
+    """0, 1, −1 (where the domain holds them: −1 is the identity of ``a & b``) and ±∞;
+    per component of a tuple state 0, 1 and ±∞."""
     doms = [domains.get(d) for d in s.var("e").component_domains()]
-    base = [0, 1, NEG_INF, POS_INF]
     if s.kind == "scalar":
-        per = [[c for c in base if _allowed(doms[0], c)]]
-    else:
-        per = [[c for c in base if _allowed(d, c)] for d in doms]
-    if s.kind == "scalar":
-        return list(per[0])
+        return [c for c in (0, 1, -1, NEG_INF, POS_INF) if _allowed(doms[0], c)]
+    base = [0, 1, NEG_INF, POS_INF]  # per component of a tuple (−1 would add 5ᵏ − 4ᵏ)
+    per = [[c for c in base if _allowed(d, c)] for d in doms]
     if s.size > 4:
         return [tuple([c] * s.size) for c in base if all(c in p for p in per)]
     return [tuple(c) for c in itertools.product(*per)]
@@ -239,20 +237,27 @@ def audit_identity(g, s: Shape, policy: Policy, no_prover: str | None,
                   f"fail: {tried}")
     else:
         verdict = UNKNOWN
-        if solve == "unsat":
+        verdicts = ", ".join(f"{k}: {v}" for k, v in judged.items())
+        undecided = [show(e) for e in candidates if not ruled_out(e)]
+        if solve == "unsat" and s.kind == "scalar":
+            reason = ("no finite identity (z3: unsat at the sample points); "
+                      f"{', '.join(undecided) or 'no candidate'} not decided "
+                      f"({verdicts or tried or 'none judged'})")
+        elif solve == "unsat":
             reason = ("no identity with finite components (z3: unsat at the sample "
                       "points), and none among the candidates with infinite components; "
                       "elements mixing ±∞ with other values were not excluded")
         elif refused:
             reason = (f"no candidate was proved or tested ({unreadable}); plain Python "
-                      "judged " + ", ".join(f"{k}: {v}" for k, v in judged.items()))
+                      "judged " + verdicts)
         else:
             reason = (f"no candidate was proved or tested; tried {tried or 'none'}"
+                      + (f"; judged {verdicts}" if verdicts else "")
                       + (f"; {why}" if why else ""))
     return {"statement": prop.statement, "family": prop.family.value,
             "reals": {"verdict": verdict, "counterexample": None, "element": None,
                       "method": "z3 solve for e at sample points + mpmath replay of the "
-                                "candidates 0, 1, −∞, +∞",
+                                "candidates 0, 1, −1, −∞, +∞",
                       "assumptions": [], "reason": reason, "cases": None},
             "float32": skipped("no identity element to check"),
             "float64": skipped("no identity element to check"),

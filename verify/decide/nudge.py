@@ -3,9 +3,10 @@
 z3 readily answers with a point where a test of the function is a tie over ℝ
 (|b − a| = 10⁻⁹·|b| exactly for ``math.isclose``): the replay then sees the branch go by
 rounding and confirms nothing, although points on either side of the boundary may
-separate the sides. ``nearby`` tries the model's components rounded to doubles and each
-component moved by a relative 2⁻³⁰ up and down, and returns the first that the oracle
-confirms (every such point is replayed like any other; nothing is assumed about it).
+separate the sides. ``nearby`` tries the model's components rounded to doubles, each
+component moved by a relative 2⁻³⁰ up and down, then (models of up to 4 numbers) each
+replaced by a small number, and returns the first that the oracle confirms (every such
+point is replayed like any other; nothing is assumed about it).
 The same points are tried when plain Python cannot replay a counterexample the oracle
 confirmed (a difference too small for a double to show, a test tied in doubles).
 """
@@ -20,6 +21,10 @@ from verify.engine.shapes import flatten, shape_like
 
 STEP = Fraction(1, 2 ** 30)
 MAX_COMPONENTS = 16  # past it the model is not moved (2 candidates per component)
+# then each component of a small model replaced by a small number: a difference over ℝ
+# that doubles round away at 1 (1·0.1·10 is 1.0 in Python) shows at 3
+SIMPLE = (0, 1, -1, 2, -2, 3, -3, 10, -10, Fraction(1, 2), Fraction(-1, 2))
+MAX_SIMPLE_COMPONENTS = 4
 
 
 def _exact(x: Any) -> Fraction | None:
@@ -64,6 +69,13 @@ def _candidates(law: Law, values: list[Any], instance: Mapping[str, Any]
             for sign in (1, -1):
                 moved = q * (1 + sign * STEP) if q else sign * STEP
                 yield build(lambda i, j, y, m=moved, at=(vi, ci): m if (i, j) == at else y)
+    if sum(len(c) for c in flat) > MAX_SIMPLE_COMPONENTS:
+        return
+    for vi, comps in enumerate(flat):  # one component at a time, a small number
+        for ci, x in enumerate(comps):
+            for c in SIMPLE:
+                if _exact(x) != c:
+                    yield build(lambda i, j, y, m=c, at=(vi, ci): m if (i, j) == at else y)
 
 
 def nearby(law: Law, values: list[Any], instance: Mapping[str, Any] = {},
