@@ -200,6 +200,15 @@ def _python_prod(items, *, start=1):
     return out
 
 
+def _python_fsum(items):
+    """math.fsum: the exact sum (Python rounds it once, to the nearest double; over ℝ
+    it is the sum itself)."""
+    out = 0
+    for x in items:
+        out = out + x
+    return out
+
+
 _REL_TOL = Fraction(1e-09)
 
 
@@ -307,7 +316,7 @@ def make_mpmath() -> Interpretation:
         trunc=_mp_trunc, log10=lambda x: _python_log(x, 10), atan=mpmath.atan,
         tan=mpmath.tan, sinh=mpmath.sinh, cosh=_COSH, isfinite=mpmath.isfinite,
         fmod=_python_fmod, remainder=_python_remainder, ldexp=_python_ldexp,
-        prod=_python_prod, isclose=_mp_isclose, **INTEGER_WORDS)
+        prod=_python_prod, fsum=_python_fsum, isclose=_mp_isclose, **INTEGER_WORDS)
     np = Namespace(
         "np", fallback=_numpy(), maximum=_mp_maximum, minimum=_mp_minimum, where=_mp_where,
         exp=_EXP, log=_float_log, sqrt=_float_sqrt, abs=abs, inf=mpmath.inf,
@@ -368,7 +377,8 @@ def make_exact() -> Interpretation:
                        fmod=lambda x, y: _python_fmod(x, y, back=Fraction),
                        remainder=lambda x, y: _python_remainder(x, y, back=Fraction),
                        ldexp=lambda x, i: _python_ldexp(x, i, back=Fraction),
-                       prod=_python_prod, isclose=_python_isclose, **tests, **common,
+                       prod=_python_prod, fsum=_python_fsum, isclose=_python_isclose,
+                       **tests, **common,
                        **INTEGER_WORDS)
     np = Namespace("np", fallback=_numpy(), fmax=maximum, fmin=minimum, sign=lambda x:
                    (x > 0) - (x < 0), pi=Fraction(math.pi), e=Fraction(math.e),

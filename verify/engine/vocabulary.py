@@ -116,7 +116,8 @@ _ARITY = re.compile(r"positional argument|takes (exactly |at most |at least )?\d
 def _runs(interp: Any, run: Callable, x: Any, word: str) -> bool:
     """Whether ``word`` means something in ``interp``: looked up without a refusal, and
     for a function, called on ``x`` (as many times as it takes arguments; a condition
-    word such as ``where`` gets ``x > 0`` first) without raising ``Unsupported``. A call
+    word such as ``where`` gets ``x > 0`` first; then on the list ``[x, x]``) without
+    raising ``Unsupported``. A call
     that fails for another reason (a wrong number of arguments aside) still counts: the
     word was understood, the value was not."""
     module, _, name = word.partition(".")
@@ -131,6 +132,7 @@ def _runs(interp: Any, run: Callable, x: Any, word: str) -> bool:
         return True
     calls = [lambda k=k: value(*[x] * k) for k in _arities(value)]
     calls += [lambda k=k: value(x > 0, *[x] * (k - 1)) for k in _arities(value) if k > 1]
+    calls.append(lambda: value([x, x]))  # a word over an iterable (fsum, prod)
     for call in calls:
         try:
             run(call)

@@ -364,6 +364,27 @@ class Z3Context:
         def ceil(x):
             return -floor(-lift(x))
 
+        def finite_only(word, *xs):
+            """The terms, where no NaN or ±∞ reaches ``word`` (else Unsupported)."""
+            xs = [lift(x) for x in xs]
+            for x in xs:
+                if z3.is_expr(x):
+                    ctx.nan.refuse(x, word)
+            if ctx._inf and any(z3.is_expr(x) for x in xs):
+                raise Unsupported(f"{word} in a function with ±∞ has no z3 encoding")
+            return xs
+
+        def hypot(a, b):
+            a, b = finite_only("math.hypot", a, b)
+            return ctx.sqrt(a * a + b * b)
+
+        def copysign(a, b):
+            """|a| with b's sign, b = 0 read as +0 (over ℝ a zero has no sign)."""
+            a, b = finite_only("math.copysign", a, b)
+            if not z3.is_expr(b):
+                return absolute(a) if b >= 0 else -absolute(a)
+            return z3.If(b >= 0, absolute(a), -absolute(a))
+
         def isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0):
             """Python's test over ℝ: a = b, or |b − a| within rel_tol·|a|, rel_tol·|b| or
             abs_tol (a float tolerance is its exact double)."""
@@ -410,6 +431,9 @@ class Z3Context:
                            isfinite=isfinite, floor=floor, ceil=ceil,
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
                            trunc=trunc, isclose=isclose,
+                           fsum=lambda items: sum((lift(x) for x in items), z3.RealVal(0)),
+                           prod=lambda items, start=1: _product_of(lift(start), items, lift),
+                           hypot=hypot, copysign=copysign,
                            tanh=unsupported("tanh"),
                            log1p=lambda x: ctx.log(1 + x, raises=True),
                            expm1=lambda x: ctx.exp(x) - 1)
@@ -435,6 +459,13 @@ class Z3Context:
                                "min": variadic(pair(ctx.nan.python_max, False), min),
                                "abs": absolute, "float": to_float},
                               np=npns, torch=npns, literal=_exact_real, unfold=True)
+
+
+def _product_of(start: Any, items: Any, lift: Any) -> Any:
+    out = start
+    for x in items:
+        out = out * lift(x)
+    return out
 
 
 def _float_of(x: Any) -> Any:
