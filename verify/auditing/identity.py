@@ -23,7 +23,7 @@ import z3
 
 from laws.core import Property
 from laws import templates as T
-from verify.auditing.properties import Prop, identity_prop, make_law
+from verify.auditing.properties import Prop, from_equation, identity_prop, make_law
 from verify.auditing.report import entry, judge, skipped
 from verify.auditing.signature import PROBE_SECONDS, SCALAR, Shape
 from verify.auditing.trace import show
@@ -107,13 +107,36 @@ def _mismatch(g, e, a) -> bool:
     Python, which reads a folded constant as the double it is), evaluated as written (no
     domain guard: f(∞, a) = nan is a mismatch). A point where f raises (a zero
     denominator) decides nothing."""
-    prop = identity_prop(_shape_of_value(a), e)
-    law = make_law(prop, g, guarded=False)
+    shape = _shape_of_value(a)
+    law = make_law(identity_prop(shape, e), g, guarded=False)
     try:
         with time_limit(PROBE_SECONDS):
-            return oracle.gap(law, [a]).differs and pyrun.confirms(law, [a])[0]
+            both = oracle.gap(law, [a])
+            if both.differs and pyrun.confirms(law, [a])[0]:
+                return True
+            if not both.undefined:
+                return False
+            # one side raised (fsum([−∞, a, ∞])): the other may still fail on its own
+            for right in (False, True):
+                one = make_law(from_equation(_one_side(e, right), (shape,), element=e), g,
+                               guarded=False)
+                if oracle.gap(one, [a]).differs and pyrun.confirms(one, [a])[0]:
+                    return True
+            return False
     except (Exception, TimeLimit):  # undefined at this point: no evidence either way
         return False
+
+
+def _one_side(e: Any, right: bool) -> T.Equation:
+    """f(a, e) = a (``right``) or f(e, a) = a alone."""
+    def lhs(F, a):
+        return F(a, e) if right else F(e, a)
+
+    def rhs(F, a):
+        return a
+    shown = f"f(a, {show(e)}) = a" if right else f"f({show(e)}, a) = a"
+    return T.Equation("identity", Property.ASSOCIATIVITY, shown, T.IDENTITY_LICENSES,
+                      ("a",), lhs, rhs)
 
 
 def _shape_of_value(a) -> Shape:
