@@ -156,7 +156,7 @@ class Unsupported(Exception):
 
 
 class UnmodelledWord(Unsupported):
-    """A library word (``math.fsum``) the interpretation holds no meaning for."""
+    """A library word (``math.erf``) the interpretation holds no meaning for."""
 
     def __init__(self, word: str) -> None:
         super().__init__(f"{word} is not supported by this interpretation")
