@@ -119,10 +119,8 @@ class Namespace(types.SimpleNamespace):
         raise UnmodelledWord(f"{self._label}.{name}")
 
 
-# Triton's ``tl.PropagateNan``: with ALL, ``tl.maximum``/``tl.minimum`` give NaN where an
-# operand is NaN; NONE (the default) leaves that unspecified. Every interpretation's
-# maximum and minimum propagate a NaN operand, which is ALL's meaning and the reading
-# already taken for the default.
+# Triton's ``tl.PropagateNan``: every reading's maximum/minimum propagates a NaN operand,
+# ALL's meaning, and so reads NONE (where Triton leaves NaN unspecified) the same way.
 PROPAGATE_NAN = types.SimpleNamespace(NONE="PropagateNan.NONE", ALL="PropagateNan.ALL")
 
 
@@ -157,7 +155,6 @@ class Unsupported(Exception):
 
 class UnmodelledWord(Unsupported):
     """A library word (``math.erf``) the interpretation holds no meaning for."""
-
     def __init__(self, word: str) -> None:
         super().__init__(f"{word} is not supported by this interpretation")
         self.word = word
