@@ -1,14 +1,15 @@
 """Does the audited combine have an identity element, and which?
 
 Candidates: a real element z3 solves for from ``f(e, a) = a = f(a, e)`` at sample
-points, then 0, 1, −1, −∞, +∞ (0, 1, ±∞ per component for tuple states). A candidate that fails at
-a check point (replayed at two precisions) is dropped; the first one proved (or else
-tested) is reported. "No identity" (refuted) only when z3 shows no real element fits
-the sample points and the infinite candidates fail too. Sample points, check points and
-finite candidates lie in the declared domain (``verify.engine.domains``): a point
-outside it is no evidence. A function no reading follows (type tests, written state:
-``verify.engine.faithful``) gets no z3 solve and no candidate dropped by a reading; its
-candidates are decided by plain Python, and "no identity" is never concluded.
+points, then 0, 1, −1, −∞, +∞ (0, 1, ±∞ per component for tuple states). A candidate
+that fails at a check point (replayed at two precisions) is dropped; the first one
+proved (or else tested) is reported. "No identity" (refuted) only when z3 shows no real
+element fits the sample points and the infinite candidates fail too. Sample points,
+check points and finite candidates lie in the declared domain
+(``verify.engine.domains``): a point outside it is no evidence. A function no reading
+follows (type tests, written state: ``verify.engine.faithful``) gets no z3 solve and no
+candidate dropped by a reading; its candidates are decided by plain Python, and "no
+identity" is never concluded.
 
 Does not cover: tuple elements mixing ±∞ with other values when z3 finds none with
 finite components (the verdict is then unknown).
@@ -114,17 +115,16 @@ def _mismatch(g, e, a) -> bool:
             both = oracle.gap(law, [a])
             if both.differs and pyrun.confirms(law, [a])[0]:
                 return True
-            if not both.undefined:
-                return False
             # one side raised (fsum([−∞, a, ∞])): the other may still fail on its own
-            for right in (False, True):
-                one = make_law(from_equation(_one_side(e, right), (shape,), element=e), g,
-                               guarded=False)
-                if oracle.gap(one, [a]).differs and pyrun.confirms(one, [a])[0]:
-                    return True
-            return False
+            return both.undefined and any(
+                _differs(make_law(from_equation(_one_side(e, right), (shape,), element=e),
+                                  g, guarded=False), a) for right in (False, True))
     except (Exception, TimeLimit):  # undefined at this point: no evidence either way
         return False
+
+
+def _differs(law, a) -> bool:
+    return oracle.gap(law, [a]).differs and pyrun.confirms(law, [a])[0]
 
 
 def _one_side(e: Any, right: bool) -> T.Equation:

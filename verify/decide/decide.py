@@ -82,27 +82,28 @@ def _replay(law: Law, out: dict, values) -> None:
     """Every refutation replays with plain Python (``verify.decide.pyrun``) before it
     is shown; one Python does not confirm becomes ``unknown``, with the reason."""
     inst = (out.get("counterexample") or {}).get("instance") or {}
-    refused = ""
 
-    def python_confirms(at) -> tuple[bool, str]:
-        try:
-            freshstate.reset()
-            return pyrun.confirms(law, at, inst, exact_run=not refused,
-                                  raw="type test" in refused)
-        except Exception as exc:  # the function cannot run by plain Python at the point
-            return False, f"plain Python could not run it ({type(exc).__name__}: {exc})"
+    def not_run(exc: Exception) -> tuple[bool, str]:
+        return False, f"plain Python could not run it ({type(exc).__name__}: {exc})"
     try:
         refused = plain.refusal(law) or ""
-    except Exception as exc:
-        ok, why = False, f"plain Python could not run it ({type(exc).__name__}: {exc})"
+    except Exception as exc:  # its code cannot be read: nothing is replayed
+        ok, why = not_run(exc)
     else:
+        def python_confirms(at) -> tuple[bool, str]:
+            try:
+                freshstate.reset()
+                return pyrun.confirms(law, at, inst, exact_run=not refused,
+                                      raw="type test" in refused)
+            except Exception as exc:  # the function cannot run by plain Python there
+                return not_run(exc)
         ok, why = python_confirms(values)
-    if not ok and not refused:  # a point nearby both readings confirm
-        moved = nudge.nearby(law, values, inst, also=lambda at: python_confirms(at)[0])
-        if moved is not None:
-            values[:] = moved
-            out["counterexample"] = oracle.counterexample(law, moved, inst)
-            ok = True
+        if not ok and not refused:  # a point nearby both readings confirm
+            moved = nudge.nearby(law, values, inst, also=lambda at: python_confirms(at)[0])
+            if moved is not None:
+                values[:] = moved
+                out["counterexample"] = oracle.counterexample(law, moved, inst)
+                ok = True
     if not ok:
         out.update(verdict=UNKNOWN, counterexample=None, reason="; ".join(
             r for r in (out.get("reason"), "the counterexample "

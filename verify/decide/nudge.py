@@ -47,12 +47,16 @@ def _candidates(law: Law, values: list[Any], instance: Mapping[str, Any]
                 ) -> Iterator[list[Any]]:
     vars_ = law.vars_for(instance)
     flat = [list(flatten(v)) for v in values]
-    if sum(len(c) for c in flat) > MAX_COMPONENTS:
+    size = sum(len(c) for c in flat)
+    if size > MAX_COMPONENTS:
         return
 
     def build(change) -> list[Any]:
         return [shape_like(v, [change(vi, ci, x) for ci, x in enumerate(comps)])
                 for vi, (v, comps) in enumerate(zip(vars_, flat))]
+
+    def replacing(at: tuple[int, int], new: Any) -> list[Any]:
+        return build(lambda i, j, y: new if (i, j) == at else y)
 
     def to_double(vi, ci, x):
         q = _exact(x)
@@ -67,15 +71,15 @@ def _candidates(law: Law, values: list[Any], instance: Mapping[str, Any]
             if q is None:
                 continue
             for sign in (1, -1):
-                moved = q * (1 + sign * STEP) if q else sign * STEP
-                yield build(lambda i, j, y, m=moved, at=(vi, ci): m if (i, j) == at else y)
-    if sum(len(c) for c in flat) > MAX_SIMPLE_COMPONENTS:
+                yield replacing((vi, ci), q * (1 + sign * STEP) if q else sign * STEP)
+    if size > MAX_SIMPLE_COMPONENTS:
         return
     for vi, comps in enumerate(flat):  # one component at a time, a small number
         for ci, x in enumerate(comps):
+            q = _exact(x)
             for c in SIMPLE:
-                if _exact(x) != c:
-                    yield build(lambda i, j, y, m=c, at=(vi, ci): m if (i, j) == at else y)
+                if q != c:
+                    yield replacing((vi, ci), c)
 
 
 def nearby(law: Law, values: list[Any], instance: Mapping[str, Any] = {},

@@ -117,9 +117,8 @@ def _runs(interp: Any, run: Callable, x: Any, word: str) -> bool:
     """Whether ``word`` means something in ``interp``: looked up without a refusal, and
     for a function, called on ``x`` (as many times as it takes arguments; a condition
     word such as ``where`` gets ``x > 0`` first; then on the list ``[x, x]``) without
-    raising ``Unsupported``. A call
-    that fails for another reason (a wrong number of arguments aside) still counts: the
-    word was understood, the value was not."""
+    raising ``Unsupported``. A call that fails for another reason (a wrong number of
+    arguments aside) still counts: the word was understood, the value was not."""
     module, _, name = word.partition(".")
     ns = getattr(interp, module, None)
     if ns is None:

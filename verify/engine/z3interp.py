@@ -393,11 +393,7 @@ class Z3Context:
                               for t in (rel_tol, abs_tol))
             if not any(z3.is_expr(x) for x in (a, b, tol, floor_tol)):
                 return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
-            for x in (a, b):
-                if z3.is_expr(x):
-                    ctx.nan.refuse(x, "math.isclose")
-            if ctx._inf:
-                raise Unsupported("math.isclose in a function with ±∞ has no z3 encoding")
+            a, b, tol, floor_tol = finite_only("math.isclose", a, b, tol, floor_tol)
             diff = absolute(b - a)
             return z3.Or(a == b, diff <= absolute(tol * b), diff <= absolute(tol * a),
                          diff <= floor_tol)
@@ -432,7 +428,8 @@ class Z3Context:
                            log=math_log, sqrt=lambda x: ctx.sqrt(x, raises=True),
                            trunc=trunc, isclose=isclose,
                            fsum=lambda items: sum((lift(x) for x in items), z3.RealVal(0)),
-                           prod=lambda items, start=1: _product_of(lift(start), items, lift),
+                           prod=lambda items, start=1: math.prod((lift(x) for x in items),
+                                                                 start=lift(start)),
                            hypot=hypot, copysign=copysign,
                            tanh=unsupported("tanh"),
                            log1p=lambda x: ctx.log(1 + x, raises=True),
@@ -459,13 +456,6 @@ class Z3Context:
                                "min": variadic(pair(ctx.nan.python_max, False), min),
                                "abs": absolute, "float": to_float},
                               np=npns, torch=npns, literal=_exact_real, unfold=True)
-
-
-def _product_of(start: Any, items: Any, lift: Any) -> Any:
-    out = start
-    for x in items:
-        out = out * lift(x)
-    return out
 
 
 def _float_of(x: Any) -> Any:
